@@ -1,0 +1,1 @@
+"""The public face: settings, contracts, errors, the CLI."""

@@ -1,0 +1,65 @@
+"""Settings: one validated object handed down to every part. Library code never reads the environment;
+`Settings.from_env` is called only at the edges (CLI, server)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import ErrorCode, OperatorError
+
+
+class RetrievalSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    top_k: int = Field(default=8, ge=1, le=100)
+    candidates: int = Field(default=40, ge=1, le=1000, description="hits taken from each retriever before fusion")
+    rrf_k: int = Field(default=60, ge=1, description="reciprocal-rank-fusion constant")
+    chunk_max_lines: int = Field(default=8, ge=1, le=200)
+    chunk_max_chars: int = Field(default=600, ge=100, le=20000)
+
+
+class ToolLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_pattern_chars: int = Field(default=200, ge=1, le=2000)
+    max_top_n: int = Field(default=50, ge=1, le=1000)
+    max_quote_lines: int = Field(default=60, ge=1, le=1000)
+    regex_timeout_s: float = Field(default=0.25, gt=0, le=10)
+    max_calc_chars: int = Field(default=300, ge=1, le=5000)
+
+
+class Settings(BaseModel):
+    """Everything quotebound can be told. Defaults run fully offline on the embedded example corpus."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    store: Path = Path(".quotebound")
+    embedder: Literal["minilm", "hashing"] = "minilm"
+    qdrant_url: str | None = Field(default=None, description="a Qdrant server; None = embedded local mode")
+    qdrant_api_key: str | None = None
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    tools: ToolLimits = Field(default_factory=ToolLimits)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Read `QUOTEBOUND_*` variables; explicit overrides (e.g. CLI flags) win when not None."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        if env.get("QUOTEBOUND_STORE"):
+            values["store"] = Path(env["QUOTEBOUND_STORE"])
+        if env.get("QUOTEBOUND_EMBEDDER"):
+            values["embedder"] = env["QUOTEBOUND_EMBEDDER"]
+        if env.get("QUOTEBOUND_QDRANT_URL"):
+            values["qdrant_url"] = env["QUOTEBOUND_QDRANT_URL"]
+        if env.get("QUOTEBOUND_QDRANT_API_KEY"):
+            values["qdrant_api_key"] = env["QUOTEBOUND_QDRANT_API_KEY"]
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        try:
+            return cls.model_validate(values)
+        except ValueError as exc:
+            raise OperatorError(ErrorCode.MISCONFIGURED, f"invalid settings: {exc}") from exc

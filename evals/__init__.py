@@ -1,0 +1,1 @@
+"""Evaluation harness (built in the eval issue)."""

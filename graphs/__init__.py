@@ -1,0 +1,1 @@
+"""The cite-or-abstain state machine (built in the graph issue)."""

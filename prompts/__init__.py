@@ -1,0 +1,1 @@
+"""Prompt text, shipped as package data and read with importlib.resources."""

@@ -1,0 +1,169 @@
+"""Read access to ingested sources: versions, lines, locator membership, lexical search.
+
+Everything here returns the exact stored text; nothing summarizes. Policy is not applied here: the tools
+(`quote_fetch`, `search_source`, `resolve_evidence`) apply it before anything reaches a caller or a model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from quotebound.agent.contracts import Locator, Source
+
+from .store import Store
+
+# Words too common to help BM25; numbers and section tokens are never dropped.
+_STOPWORDS = frozenset(
+    """a an and are as at be by can do does for from has have how i in is it its me my of on or our should that
+    the their there this to was we were what when where which who why will with you your""".split()
+)
+_QUERY_TOKEN = re.compile(r"\d+(?:[.,:/-]\d+)*%?|[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class ChunkPointer:
+    chunk_id: int
+    source_id: str
+    version: int
+    locator: str
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 query ORing the question's content words; numbers become exact phrases ("1,200" → "1 200")."""
+    terms: list[str] = []
+    for token in _QUERY_TOKEN.findall(text):
+        lowered = token.lower()
+        if lowered in _STOPWORDS or (len(lowered) < 2 and not lowered.isdigit()):
+            continue
+        parts = re.findall(r"\w+", lowered)
+        phrase = '"' + " ".join(parts) + '"'
+        if phrase not in terms:
+            terms.append(phrase)
+    return " OR ".join(terms) if terms else None
+
+
+class Corpus:
+    """The read side of a store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _rows(self, sql: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
+        with self.store.lock:
+            return list(self.store.db.execute(sql, tuple(params)).fetchall())
+
+    # --- sources ----------------------------------------------------------------------------------------
+
+    _SOURCE_COLUMNS = (
+        "source_id, version, content_hash, media_type, title, policy_label, license, attribution, "
+        "provenance_kind, n_pages, n_lines, ingested_at, current"
+    )
+
+    @staticmethod
+    def _source(row: tuple[object, ...]) -> Source:
+        keys = [name.strip() for name in Corpus._SOURCE_COLUMNS.split(",")]
+        data = dict(zip(keys, row, strict=True))
+        data["ingested_at"] = datetime.fromisoformat(str(data["ingested_at"]))
+        data["current"] = bool(data["current"])
+        return Source.model_validate(data)
+
+    def source(self, source_id: str, version: int | None = None) -> Source | None:
+        """The current version of a source (or the given version), None if there is none."""
+        if version is None:
+            rows = self._rows(
+                f"SELECT {self._SOURCE_COLUMNS} FROM sources WHERE source_id = ? AND current = 1", (source_id,)
+            )
+        else:
+            rows = self._rows(
+                f"SELECT {self._SOURCE_COLUMNS} FROM sources WHERE source_id = ? AND version = ?",
+                (source_id, version),
+            )
+        return self._source(rows[0]) if rows else None
+
+    def sources(self, *, include_old: bool = False) -> list[Source]:
+        where = "" if include_old else "WHERE current = 1"
+        rows = self._rows(f"SELECT {self._SOURCE_COLUMNS} FROM sources {where} ORDER BY source_id, version")
+        return [self._source(row) for row in rows]
+
+    # --- locators and lines -----------------------------------------------------------------------------
+
+    def page_lines(self, source_id: str, version: int) -> list[int]:
+        rows = self._rows(
+            "SELECT page_lines FROM source_locator_index WHERE source_id = ? AND version = ?",
+            (source_id, version),
+        )
+        return list(json.loads(str(rows[0][0]))) if rows else []
+
+    def chunk_locators(self, source_id: str, version: int) -> list[str]:
+        rows = self._rows(
+            "SELECT locators FROM source_locator_index WHERE source_id = ? AND version = ?",
+            (source_id, version),
+        )
+        return list(json.loads(str(rows[0][0]))) if rows else []
+
+    def locator_exists(self, source_id: str, locator: str, version: int | None = None) -> bool:
+        """Membership in the locator index: a well-formed span inside one page of that source version."""
+        try:
+            span = Locator.parse(locator)
+        except ValueError:
+            return False
+        source = self.source(source_id, version)
+        if source is None:
+            return False
+        pages = self.page_lines(source_id, source.version)
+        return span.page <= len(pages) and span.line_end <= pages[span.page - 1]
+
+    def lines(self, source_id: str, version: int, locator: Locator) -> list[str]:
+        rows = self._rows(
+            "SELECT text FROM lines WHERE source_id = ? AND version = ? AND page = ? AND line_no BETWEEN ? AND ? "
+            "ORDER BY line_no",
+            (source_id, version, locator.page, locator.line_start, locator.line_end),
+        )
+        return [str(row[0]) for row in rows]
+
+    def text_at(self, source_id: str, version: int, locator: Locator) -> str:
+        return "\n".join(self.lines(source_id, version, locator))
+
+    def iter_lines(self, source_id: str, version: int) -> Iterator[tuple[int, int, str]]:
+        """(page, line_no, text) of every line of a source version, in reading order."""
+        rows = self._rows(
+            "SELECT page, line_no, text FROM lines WHERE source_id = ? AND version = ? ORDER BY page, line_no",
+            (source_id, version),
+        )
+        for page, line_no, text in rows:
+            yield int(str(page)), int(str(line_no)), str(text)
+
+    # --- chunks and lexical search ------------------------------------------------------------------------
+
+    def chunk_pointers(self, chunk_ids: Iterable[int]) -> dict[int, ChunkPointer]:
+        """Pointers for the given chunk ids that belong to a *current* source version."""
+        ids = list(dict.fromkeys(chunk_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._rows(
+            f"SELECT chunk_id, source_id, version, page, line_start, line_end FROM chunks "
+            f"WHERE current = 1 AND chunk_id IN ({marks})",
+            ids,
+        )
+        pointers: dict[int, ChunkPointer] = {}
+        for chunk_id, source_id, version, page, start, end in rows:
+            locator = f"p.{page} L{start}-L{end}"
+            cid = int(str(chunk_id))
+            pointers[cid] = ChunkPointer(cid, str(source_id), int(str(version)), locator)
+        return pointers
+
+    def lexical_search(self, query: str, limit: int) -> list[tuple[int, float]]:
+        """(chunk id, BM25 score: higher is better) of current chunks matching the question's words."""
+        match = fts_query(query)
+        if match is None:
+            return []
+        rows = self._rows(
+            "SELECT rowid, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?",
+            (match, limit),
+        )
+        return [(int(str(rowid)), -float(str(score))) for rowid, score in rows]

@@ -1,0 +1,53 @@
+"""`resolve_evidence(ref)`: an EvidenceRef resolved under the caller's policy into an EvidenceBundle.
+
+The bundle is the only admissible ground truth downstream: its text is what the model may read and what the
+validator checks quotes against.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from quotebound.agent.contracts import EvidenceBundle, EvidenceRef, Locator
+from quotebound.agent.errors import ErrorCode, ModelError
+
+from .context import ToolContext
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
+    try:
+        parsed = EvidenceRef.parse(ref)
+    except ValueError as exc:
+        raise ModelError(ErrorCode.INVALID_TOOL_ARGUMENTS, str(exc)) from exc
+    source = ctx.readable_source(parsed.source_id, parsed.version)
+    decision = ctx.policy.decide(ctx.caller, source)
+    span = Locator.parse(parsed.locator)
+    if not ctx.corpus.locator_exists(source.source_id, str(span), source.version):
+        raise ModelError(ErrorCode.UNKNOWN_LOCATOR, f"{span} is not in the locator index of {source.source_id!r}")
+    n_lines = span.line_end - span.line_start + 1
+    if n_lines > ctx.limits.max_quote_lines:
+        raise ModelError(
+            ErrorCode.INVALID_TOOL_ARGUMENTS,
+            f"{span} spans {n_lines} lines; resolve at most {ctx.limits.max_quote_lines} at a time",
+        )
+    text = ctx.corpus.text_at(source.source_id, source.version, span)
+    digest = _sha256(text)
+    pinned = EvidenceRef(source_id=source.source_id, locator=str(span), version=source.version)
+    return EvidenceBundle(
+        bundle_id="sha256:" + _sha256(f"{pinned}\n{digest}"),
+        ref=str(pinned),
+        source_id=source.source_id,
+        version=source.version,
+        locator=str(span),
+        text=text,
+        digest="sha256:" + digest,
+        content_hash="sha256:" + source.content_hash,
+        license=source.license,
+        attribution=source.attribution,
+        provenance_kind=source.provenance_kind,
+        policy=decision,
+    )

@@ -1,0 +1,189 @@
+"""The store: one folder holding the locator index (SQLite, with FTS5) and the vector index (Qdrant).
+
+Layout of `DIR/`:
+- `index.sqlite`: sources and their versions, every line of every version, the locator index of
+  `hoa-chat-v0.4.md` §6, retrieval chunks and their FTS5 (BM25) index, and a manifest (`meta`).
+- `qdrant/`: the embedded Qdrant collection (unless a Qdrant server URL is configured).
+- `cache/`: files assembled from installed wheels (the embedding model folder).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.settings import Settings
+
+if TYPE_CHECKING:
+    from .embedders import Embedder
+    from .vectors import VectorIndex
+
+STORE_SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    source_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    metadata_hash TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    policy_label TEXT NOT NULL,
+    license TEXT,
+    attribution TEXT,
+    provenance_kind TEXT NOT NULL,
+    n_pages INTEGER NOT NULL,
+    n_lines INTEGER NOT NULL,
+    ingested_at TEXT NOT NULL,
+    current INTEGER NOT NULL,
+    PRIMARY KEY (source_id, version)
+);
+CREATE INDEX IF NOT EXISTS sources_current ON sources (current, source_id);
+CREATE TABLE IF NOT EXISTS lines (
+    source_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    line_no INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (source_id, version, page, line_no)
+) WITHOUT ROWID;
+-- hoa-chat-v0.4 §6: per source version, its chunk locators and the line count of every page, so that any
+-- `p.<page> L<a>-L<b>` inside a page is a real locator and anything else is not.
+CREATE TABLE IF NOT EXISTS source_locator_index (
+    source_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    locators TEXT NOT NULL,
+    page_lines TEXT NOT NULL,
+    provenance_kind TEXT NOT NULL DEFAULT 'unknown',
+    md5 TEXT NOT NULL,
+    ingest_ts TEXT NOT NULL,
+    PRIMARY KEY (source_id, version)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    chunk_id INTEGER PRIMARY KEY,
+    source_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    page INTEGER NOT NULL,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    current INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_source ON chunks (source_id, version);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    text, content='chunks', content_rowid='chunk_id', tokenize='unicode61 remove_diacritics 2'
+);
+"""
+
+
+class Store:
+    """Opens (or creates) a store folder. One `Store` per folder per process: Qdrant's local mode locks it."""
+
+    def __init__(self, settings: Settings, *, create: bool = False, embedder: Embedder | None = None) -> None:
+        self.settings = settings
+        self.root = Path(settings.store)
+        self.db_path = self.root / "index.sqlite"
+        if not self.db_path.exists() and not create:
+            raise OperatorError(
+                ErrorCode.STORE_UNAVAILABLE,
+                f"no store at {self.root}: run `quotebound ingest PATH --store {self.root}` first",
+            )
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.RLock()
+        try:
+            self.db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise OperatorError(
+                ErrorCode.STORE_UNAVAILABLE, f"the locator index {self.db_path} is unreadable ({exc})"
+            ) from exc
+        self._embedder = embedder
+        self._vectors: VectorIndex | None = None
+        self._check_manifest()
+
+    # --- manifest --------------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _check_manifest(self) -> None:
+        with self.lock:
+            version = self.meta("schema_version")
+            if version is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (STORE_SCHEMA_VERSION,))
+            elif version != STORE_SCHEMA_VERSION:
+                raise OperatorError(
+                    ErrorCode.MISCONFIGURED,
+                    f"store {self.root} has schema {version}; this quotebound reads {STORE_SCHEMA_VERSION}",
+                )
+
+    # --- embedding and vectors (opened lazily: the tools never need them) ------------------------------
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from .embedders import make_embedder
+
+            name = self.meta("embedder_kind") or self.settings.embedder
+            self._embedder = make_embedder(name, self.root / "cache")  # type: ignore[arg-type]
+        recorded = self.meta("embedder")
+        if recorded is not None and recorded != self._embedder.name:
+            raise OperatorError(
+                ErrorCode.MISCONFIGURED,
+                f"store {self.root} was indexed with embedder {recorded!r}, not {self._embedder.name!r}; "
+                "re-ingest into a new store to switch embedders",
+            )
+        return self._embedder
+
+    def record_embedder(self) -> None:
+        embedder = self.embedder
+        with self.lock:
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder', ?)", (embedder.name,))
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_dim', ?)", (str(embedder.dim),))
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_kind', ?)", (self.settings.embedder,))
+
+    @property
+    def vectors(self) -> VectorIndex:
+        if self._vectors is None:
+            from .vectors import VectorIndex
+
+            dim = self.embedder.dim
+            if self.settings.qdrant_url:
+                self._vectors = VectorIndex(dim=dim, url=self.settings.qdrant_url, api_key=self.settings.qdrant_api_key)
+            else:
+                self._vectors = VectorIndex(dim=dim, path=self.root / "qdrant")
+        return self._vectors
+
+    # --- transactions -----------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        if self._vectors is not None:
+            self._vectors.close()
+            self._vectors = None
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
