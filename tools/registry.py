@@ -101,6 +101,7 @@ class ToolCallRecord:
 class ToolRegistry:
     ctx: ToolContext
     allowed: frozenset[ToolName] = ALL_TOOLS
+    max_calls: int | None = None
     calls: list[ToolCallRecord] = field(default_factory=list)
 
     def _run(self, name: ToolName, args: _Args) -> Any:
@@ -120,6 +121,8 @@ class ToolRegistry:
         started = time.perf_counter()
         raw_args = dict(args) if isinstance(args, Mapping) else {"_raw": repr(args)}
         try:
+            if self.max_calls is not None and len(self.calls) >= self.max_calls:
+                raise ModelError(ErrorCode.TOOL_CALL_LIMIT, f"tool-call limit of {self.max_calls} reached; answer now")
             tool = self._allowed_tool(name)
             if not isinstance(args, Mapping):
                 raise ModelError(ErrorCode.INVALID_TOOL_ARGUMENTS, "arguments must be a JSON object")

@@ -1,0 +1,1 @@
+"""Model adapters: every model, offline or remote, drafts through the same `DraftingModel` protocol."""
