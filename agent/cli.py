@@ -20,6 +20,7 @@ call four tools (quote_fetch, search_source, calc, resolve_evidence).
 
 Start here:
   quotebound ingest examples/hoa --store .quotebound     # index .txt/.md/.pdf files (folders recursively)
+  quotebound ask "What is the minimum lease term?" --store .quotebound
   quotebound sources --store .quotebound                 # what is in the store
   quotebound search "monthly assessment" --store .quotebound
   quotebound tool quote_fetch '{"source_id": "budget-2025.md", "locator": "p.1 L1-L3"}' --store .quotebound
@@ -139,6 +140,49 @@ def cmd_tool(args: argparse.Namespace) -> int:
         outcome = registry.invoke(args.name, tool_args)
     _print_json(outcome, sys.stdout)
     return EXIT_OK if outcome["ok"] else EXIT_FAILED
+
+
+def _parse_replies(pairs: list[str]) -> dict[str, str]:
+    replies: dict[str, str] = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep or not field.strip():
+            raise CallerError(ErrorCode.BAD_REQUEST, f"--reply takes field=value, not {pair!r}")
+        replies[field.strip()] = value
+    return replies
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from .agent import Agent
+    from .render import render_envelope
+
+    replies = _parse_replies(args.reply or [])
+    if replies and not args.session:
+        raise CallerError(ErrorCode.BAD_REQUEST, "--reply resumes a paused run: give its --session too")
+    if not replies and not args.question:
+        raise CallerError(ErrorCode.BAD_REQUEST, "give a QUESTION (or --session ID --reply field=value to resume)")
+    settings = _settings(args)
+    if args.model:
+        settings = settings.model_copy(update={"model": args.model})
+    with Agent(settings) as agent:
+        if replies:
+            envelope = agent.resume(args.session, replies)
+        else:
+            envelope = agent.ask(args.question, session_id=args.session, role=args.role)
+        interactive = not args.json and sys.stdin.isatty() and sys.stdout.isatty()
+        while envelope.status == "clarify" and interactive:
+            print(render_envelope(envelope))
+            answers = {q.field: input(f"{q.prompt} > ") for q in envelope.questions}
+            envelope = agent.resume(envelope.session_id, answers)
+    if args.json:
+        _print_json(envelope.model_dump(mode="json"), sys.stdout)
+    else:
+        print(render_envelope(envelope))
+        if envelope.status == "clarify":
+            print(
+                f"resume with: quotebound ask --store {args.store} --session {envelope.session_id} --reply FIELD=VALUE"
+            )
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,6 +33,32 @@ class ToolLimits(BaseModel):
     max_calc_chars: int = Field(default=300, ge=1, le=5000)
 
 
+class GateThresholds(BaseModel):
+    """hoa-chat-v0.4 §1: the answerability gate."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tau_intent: float = Field(default=0.60, ge=0, le=1)
+    tau_param: float = Field(default=0.70, ge=0, le=1)
+    retrieval_min_coverage: float = Field(default=0.60, ge=0, le=1)
+
+
+class ClarifyPolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_same_prompt_rounds: int = Field(default=3, ge=1, le=100)
+    cooldown_minutes: float = Field(default=10, gt=0)
+
+
+class AttemptLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    n_repairs: int = Field(default=2, ge=0, le=10)
+    max_tool_calls: int = Field(default=12, ge=0, le=100)
+    context_token_budget: int = Field(default=3000, ge=100, le=200_000)
+    conflict_delta_percent: float = Field(default=1.0, ge=0, le=100)
+
+
 class Settings(BaseModel):
     """Everything quotebound can be told. Defaults run fully offline on the embedded example corpus."""
 
@@ -44,6 +70,10 @@ class Settings(BaseModel):
     qdrant_api_key: str | None = None
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     tools: ToolLimits = Field(default_factory=ToolLimits)
+    gate: GateThresholds = Field(default_factory=GateThresholds)
+    clarify: ClarifyPolicy = Field(default_factory=ClarifyPolicy)
+    attempts: AttemptLimits = Field(default_factory=AttemptLimits)
+    model: str = Field(default="extractive", description="`extractive`, or a chat model spec (see agent.models)")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -56,6 +86,8 @@ class Settings(BaseModel):
             values["embedder"] = env["QUOTEBOUND_EMBEDDER"]
         if env.get("QUOTEBOUND_QDRANT_URL"):
             values["qdrant_url"] = env["QUOTEBOUND_QDRANT_URL"]
+        if env.get("QUOTEBOUND_MODEL"):
+            values["model"] = env["QUOTEBOUND_MODEL"]
         if env.get("QUOTEBOUND_QDRANT_API_KEY"):
             values["qdrant_api_key"] = env["QUOTEBOUND_QDRANT_API_KEY"]
         values.update({key: value for key, value in overrides.items() if value is not None})

@@ -1,0 +1,165 @@
+"""`preflight`: the content-agnostic answerability gate of hoa-chat-v0.4 §1, before any model or tool call.
+
+Four signals, none of which assumes anything about the documents:
+- UnknownIntent: the question has too little to act on (intent confidence below `tau_intent`);
+- AmbiguousSubject: deixis only the user can resolve ("my unit", "our lot", "today", "this year");
+- InsufficientParameters: a computation over a quantity the user left open ("for a few months");
+- InsufficientGrounding: the corpus knows the topic but covers too little of a very short question.
+What the session context or earlier replies already resolve is not asked again. The same clarify prompt
+repeated `max_same_prompt_rounds` times without new values upgrades the run to
+`proceed_after_clarify_timeout` (hoa §1 "Clarify exhaustion"); a cooldown resets the counter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from quotebound.agent.contracts import GateStatus
+
+from .context import RunContext
+from .names import Node
+from .state import RunState
+
+_STOPWORDS = frozenset(
+    """a about an and any are as at be by can could do does for from had has have how i if in is it its me my of
+    on or our please should so tell than that the their them there these they this those to us was we were what
+    when where which who whom whose why will with would you your know want like""".split()
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*|\d[\w.,/-]*", re.UNICODE)
+_QUESTION_FORM = re.compile(
+    r"^\s*(what|how|when|where|who|whom|whose|which|why|is|are|was|were|do|does|did|can|could|should|may|must|"
+    r"will|would|list|show|give|tell|explain|describe|summari[sz]e|compare|find)\b|\?\s*$",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"\b(my|our)\s+(?:own\s+)?([^\W\d_][\w-]{1,40})(?:\s+([A-Z0-9][\w-]{0,15}\b))?", re.UNICODE)
+_TEMPORAL = re.compile(
+    r"\b(today|tonight|tomorrow|yesterday|right now|currently|this (?:week|month|quarter|year)|"
+    r"last (?:week|month|quarter|year)|next (?:week|month|quarter|year))\b",
+    re.IGNORECASE,
+)
+_EXPLICIT_TIME = re.compile(r"\b(1[89]\d\d|2\d\d\d)\b|\b\d{4}-\d{2}-\d{2}\b")
+_OPEN_QUANTITY = re.compile(
+    r"\b(?:for|over|of|after|in)\s+(?:a\s+few|some|several|many|a\s+number\s+of|x|n)\s+([^\W\d_][\w-]{2,30})",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    signals: list[str]
+    missing: list[str]
+    questions: list[dict[str, Any]]
+    intent_confidence: float
+    coverage: float | None = None
+    resolved_from: list[str] = field(default_factory=list)
+
+
+def content_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1]
+
+
+def intent_confidence(question: str) -> float:
+    words = content_words(question)
+    base = 0.7 if len(words) >= 2 else 0.4 if words else 0.0
+    return min(1.0, base + (0.3 if _QUESTION_FORM.search(question) else 0.0))
+
+
+def _ask(field_name: str, prompt: str) -> dict[str, Any]:
+    return {"field": field_name, "prompt": prompt, "options": [], "allow_free_text": True}
+
+
+def assess(question: str, context: dict[str, str], ctx: RunContext) -> Assessment:
+    """The four signals for one question, given what the session already knows."""
+    thresholds = ctx.settings.gate
+    signals: list[str] = []
+    missing: list[str] = []
+    questions: list[dict[str, Any]] = []
+    resolved_from: list[str] = ["text"]
+    known = {k.lower(): v for k, v in context.items() if v.strip()}
+    if known:
+        resolved_from.append("session")
+
+    confidence = intent_confidence(question)
+    if confidence < thresholds.tau_intent:
+        signals.append("UnknownIntent")
+        if "topic" not in known:
+            missing.append("topic")
+            questions.append(_ask("topic", "What would you like to know? Please ask a full question."))
+
+    for match in _POSSESSIVE.finditer(question):
+        noun, identifier = match.group(2).lower(), match.group(3)
+        if identifier or noun in known or noun in missing:
+            continue
+        signals.append("AmbiguousSubject")
+        missing.append(noun)
+        questions.append(_ask(noun, f"Which {noun} do you mean? Please give its name or number."))
+    if _TEMPORAL.search(question) and not _EXPLICIT_TIME.search(question) and "time_scope" not in known:
+        signals.append("AmbiguousSubject")
+        missing.append("time_scope")
+        questions.append(_ask("time_scope", "Which date or period do you mean (for example a year)?"))
+
+    for match in _OPEN_QUANTITY.finditer(question):
+        field_name = f"number_of_{match.group(1).lower()}"
+        if field_name not in known and field_name not in missing:
+            signals.append("InsufficientParameters")
+            missing.append(field_name)
+            questions.append(_ask(field_name, f"How many {match.group(1).lower()} exactly?"))
+
+    coverage = None
+    words = content_words(question)
+    if not missing and 0 < len(words) <= 2:
+        coverage = _lexical_coverage(question, words, ctx)
+        if 0 < coverage < thresholds.retrieval_min_coverage and "detail" not in known:
+            signals.append("InsufficientGrounding")
+            missing.append("detail")
+            questions.append(_ask("detail", "Can you add more detail (a name, a date, or what it is about)?"))
+    return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from)
+
+
+def _lexical_coverage(question: str, words: list[str], ctx: RunContext) -> float:
+    """Share of the question's content words found in the best lexical hits (no model, no embedding)."""
+    hits = ctx.corpus.lexical_search(question, 5)
+    if not hits:
+        return 0.0
+    with ctx.store.lock:
+        rows = ctx.store.db.execute(
+            f"SELECT text FROM chunks WHERE chunk_id IN ({','.join('?' * len(hits))})", [cid for cid, _ in hits]
+        ).fetchall()
+    text = " ".join(str(row[0]) for row in rows).lower()
+    return sum(1 for w in words if w in text) / len(words)
+
+
+def fingerprint(question: str, missing: list[str]) -> str:
+    normalized = " ".join(content_words(question))
+    return hashlib.sha256(f"{normalized}|{','.join(sorted(missing))}".encode()).hexdigest()[:16]
+
+
+def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    context = dict(state.get("context") or {})
+    found = assess(state["question"], context, ctx)
+    update: dict[str, Any] = {"path": [Node.PREFLIGHT.value], "signals": found.signals, "missing": found.missing}
+    if not found.questions:
+        return {**update, "gate": "proceed", "clarify": {"resolved_context": {"from": found.resolved_from}}}
+
+    policy = ctx.settings.clarify
+    key = fingerprint(state["question"], found.missing)
+    counter = dict((state.get("clarify_counters") or {}).get(key) or {"count": 0, "last": 0.0})
+    now = time.time()
+    if now - float(counter["last"]) > policy.cooldown_minutes * 60:
+        counter["count"] = 0
+    gate: GateStatus
+    if counter["count"] >= policy.max_same_prompt_rounds:
+        gate = "proceed_after_clarify_timeout"
+    else:
+        gate = "clarify"
+        counter["count"] += 1
+    counter["last"] = now
+    clarify = {"questions": found.questions, "notes": {"reason": found.signals}, "round": counter["count"]}
+    return {**update, "gate": gate, "clarify": clarify, "clarify_counters": {key: counter}}

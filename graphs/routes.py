@@ -1,0 +1,28 @@
+"""The edges that branch. Each router returns a Literal of node names, so the drawing shows every branch."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .state import RunState
+
+
+def after_preflight(state: RunState) -> Literal["clarify", "retrieve"]:
+    return "clarify" if state.get("gate") == "clarify" else "retrieve"
+
+
+def after_evidence_step(state: RunState) -> Literal["abstain", "continue"]:
+    return "abstain" if state.get("failure") else "continue"
+
+
+def after_validate(state: RunState, *, n_repairs: int) -> Literal["verified_answer", "repair", "abstain"]:
+    if state.get("failure"):
+        return "abstain"
+    report = state.get("gate_report") or {}
+    draft = state.get("draft") or {}
+    if report.get("ok"):
+        mode = (draft.get("evidence") or {}).get("mode")
+        return "verified_answer" if mode == "answer" else "abstain"
+    if int(state.get("repairs", 0)) < n_repairs:
+        return "repair"
+    return "abstain"
