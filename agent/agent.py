@@ -129,6 +129,9 @@ class Agent:
         return self._finish(self.graph.invoke(Command(resume=replies), self._config(session_id), context=self.context))
 
     def close(self) -> None:
+        closer = getattr(self.model, "close", None)
+        if callable(closer):
+            closer()  # a chat model's HTTP client
         self.store.close()
         self.ledger.close()
         if self._owned_saver is not None:

@@ -27,6 +27,7 @@ class ErrorCode(StrEnum):
     NO_MATCH = "no_match"
     CALC_ERROR = "calc_error"
     TOOL_CALL_LIMIT = "tool_call_limit"
+    INVALID_MODEL_OUTPUT = "invalid_model_output"
     # the caller must act
     BAD_REQUEST = "bad_request"
     UNREADABLE_FILE = "unreadable_file"

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from .errors import ErrorCode, OperatorError
 
@@ -74,6 +74,7 @@ class Settings(BaseModel):
     clarify: ClarifyPolicy = Field(default_factory=ClarifyPolicy)
     attempts: AttemptLimits = Field(default_factory=AttemptLimits)
     model: str = Field(default="extractive", description="`extractive`, or a chat model spec (see agent.models)")
+    model_api_key: SecretStr | None = Field(default=None, description="API key of the model server, if it needs one")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -88,6 +89,8 @@ class Settings(BaseModel):
             values["qdrant_url"] = env["QUOTEBOUND_QDRANT_URL"]
         if env.get("QUOTEBOUND_MODEL"):
             values["model"] = env["QUOTEBOUND_MODEL"]
+        if env.get("QUOTEBOUND_MODEL_API_KEY"):
+            values["model_api_key"] = env["QUOTEBOUND_MODEL_API_KEY"]
         if env.get("QUOTEBOUND_QDRANT_API_KEY"):
             values["qdrant_api_key"] = env["QUOTEBOUND_QDRANT_API_KEY"]
         values.update({key: value for key, value in overrides.items() if value is not None})
