@@ -1,0 +1,391 @@
+"""`ExtractiveModel`: the offline, deterministic, no-LLM drafting model (model_id "extractive").
+
+It answers by quoting: score every line it has read (the resolved bundles, plus lines `search_source` finds
+for the question's rarest words) by idf-weighted coverage of the question, quote the best line(s) verbatim,
+report disagreeing values as a conflict instead of picking one, and derive a number only through `calc`
+(rate conversions by twelve; the sum, difference or percentage of two quoted values, or a quoted percentage
+share of a quoted amount). Nothing it writes in the visible levels carries a digit that is not in a quote or
+a calc result. With no answering line it reports insufficient evidence; `repair` narrows a failed draft.
+"""
+
+from __future__ import annotations
+
+import re
+
+from quotebound.agent.contracts import (
+    AnswerLevels,
+    AnswerObject,
+    CalcDerivation,
+    CitationIndexEntry,
+    Conflict,
+    ConflictValue,
+    Draft,
+    EvidenceBundle,
+    Extractions,
+    Fact,
+    Gap,
+    Support,
+)
+from quotebound.tools.registry import ToolRegistry
+
+from .base import DraftInput
+from .extractive_calc import CalcPlan, ToolBudget, calc, convert, currency, operand, plan_two_operands
+from .extractive_lines import Index, LinePool, Scored, Thresholds, build_index, choose, rank
+from .extractive_repair import repair_facts
+from .extractive_text import (
+    Question,
+    Value,
+    analyze,
+    clean,
+    extract_values,
+    is_label,
+    is_table_row,
+    table_cells,
+    tokens,
+    value_differs,
+)
+
+_DIGIT = re.compile(r"\d")
+_CONFLICT_NOTE = "The quoted values differ beyond the tolerance; the answer lists every value and defers."
+
+
+class ExtractiveModel:
+    model_id = "extractive"
+
+    def __init__(self, thresholds: Thresholds | None = None) -> None:
+        self.t = thresholds or Thresholds()
+
+    # --- draft ---------------------------------------------------------------------------------------------
+
+    def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
+        question = analyze(request.question)
+        pool = LinePool.from_bundles(request.bundles)
+        pool.settle_exclusions()
+        budget = ToolBudget(tools, request.max_tool_calls)
+        self._search(question, pool, request.bundles, budget)
+        pool.settle_exclusions()
+        index = build_index(question, pool)
+        facts: list[Fact] = []
+        unknown_share = len(index.unknown) / max(1, len(question.words))
+        if index.weights and unknown_share <= self.t.max_unknown_fraction:
+            facts = self._answer_facts(question, index, pool, budget)
+        conflicts = find_conflicts(facts, budget, self.t)
+        return assemble(question, request, facts, conflicts, pool, index.unknown)
+
+    def _search(self, question: Question, pool: LinePool, bundles: list[EvidenceBundle], budget: ToolBudget) -> None:
+        """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle
+        line has come first), then, if calls remain, one of the other words."""
+        sources = list(dict.fromkeys(b.source_id for b in bundles))
+        seen = [tokens(line.text) for line in pool.candidates()]
+        df = {w: sum(1 for toks in seen if w in toks) for w in question.words}
+        ordered = sorted(question.words, key=lambda w: (df[w], w))
+        half = len(ordered) if len(ordered) <= 3 else (len(ordered) + 1) // 2
+        calls = budget.left - self.t.reserved_calls
+        for group in (ordered[:half], ordered[half:]):
+            pattern = _alternation(group, self.t.search_pattern_chars)
+            for source_id in sources if pattern else []:
+                if calls <= 0:
+                    return
+                calls -= 1
+                args = {"source_id": source_id, "pattern": pattern, "regex": True, "top_n": self.t.search_top_n}
+                hits = budget.call("search_source", args)
+                for hit in hits if isinstance(hits, list) else []:
+                    pool.add_hit(source_id, str(hit.get("locator", "")), str(hit.get("snippet", "")))
+
+    def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
+        if question.op in ("difference", "percentage", "share"):  # a line rarely states these: compute first
+            planned = plan_two_operands(question, pool, budget, self.t)
+            if planned is not None:
+                return self._operand_facts(question, pool, *planned)
+            if question.op != "percentage":  # a quoted line is no answer to "how much more" or "A's share of B"
+                return []
+        chosen = choose(rank(question, index, pool, self.t), question, self.t)
+        if not chosen and question.op == "sum":
+            planned = plan_two_operands(question, pool, budget, self.t)
+            return self._operand_facts(question, pool, *planned) if planned is not None else []
+        facts = [quote_fact(question, s, pool) for s in chosen]
+        top = chosen[0] if chosen else None
+        if top is None or top.value is None or question.period is None or not top.converts:
+            return facts
+        tolerance = self.t.conflict_tolerance_pct
+        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in chosen):
+            return facts  # never derive a figure from disputed operands: the conflict is the answer
+        plan = convert(budget, top, question.period)
+        # the quotes give the other rate: without the conversion they do not answer the question
+        return [*facts, calc_fact(question, plan, chosen)] if plan is not None else []
+
+    def _operand_facts(
+        self, question: Question, pool: LinePool, plan: CalcPlan, subs: tuple[Question, Question]
+    ) -> list[Fact]:
+        facts = [quote_fact(sub, s, pool) for sub, s in zip(subs, plan.operands, strict=True)]
+        return [*facts, calc_fact(question, plan, list(plan.operands))]
+
+    # --- repair --------------------------------------------------------------------------------------------
+
+    def repair(self, request: DraftInput, tools: ToolRegistry) -> Draft:
+        """Narrow the previous draft: keep what still verifies, re-fetch what did not, add named conflicts."""
+        if request.previous is None:
+            return self.draft(request, tools)
+        question = analyze(request.question)
+        pool = LinePool.from_bundles(request.bundles)
+        pool.settle_exclusions()
+        for entry in request.previous.evidence.citations_index:
+            pool.content_hash.setdefault(entry.source_id, entry.ingest_hash)
+        budget = ToolBudget(tools, request.max_tool_calls)
+        facts = repair_facts(question, request.previous, request.findings, pool, budget)
+        return assemble(question, request, facts, find_conflicts(facts, budget, self.t), pool, ())
+
+
+def _alternation(words: list[str], max_chars: int) -> str:
+    """`\\bpool|\\bopening|2025`: words match at a word start (plurals follow), numbers anywhere."""
+    parts: list[str] = []
+    for word in words:
+        if _DIGIT.search(word):
+            part = re.escape(word)
+        elif word.endswith("y") and len(word) > 3:
+            part = rf"\b{re.escape(word[:-1])}(?:y|ies)"
+        else:
+            part = rf"\b{re.escape(word)}"
+        if len("|".join([*parts, part])) > max_chars:
+            break
+        parts.append(part)
+    return "|".join(parts)
+
+
+# --- Facts and conflicts ------------------------------------------------------------------------------------
+
+
+def _confidence(coverage: float, secondary: bool) -> float:
+    return round(min(1.0, coverage) * (0.7 if secondary else 1.0), 4)
+
+
+def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
+    line = scored.line
+    secondary = pool.provenance.get(line.source_id) == "secondary"
+    key = question.subject_key(scored.stated_period) if question.period else question.key
+    return Fact(
+        text=clean(line.text) or line.text.strip(),
+        support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
+        coverage=min(1.0, scored.coverage),
+        key=key,
+        value=scored.value.text if scored.value is not None else None,
+        confidence=_confidence(scored.coverage, secondary),
+        secondary_only=secondary,
+    )
+
+
+def _label(scored: Scored) -> str:
+    """A table row's label cells (its own words), for naming a derived figure."""
+    if not is_table_row(scored.line.text):
+        return ""
+    cells = [c.replace("**", "").strip() for c in table_cells(scored.line.text)]
+    return " / ".join(c for c in cells if is_label(c))
+
+
+def calc_sentence(plan: CalcPlan, label: str = "") -> str:
+    shown = f"-{plan.unit}{plan.value[1:]}" if plan.value.startswith("-") else f"{plan.unit}{plan.value}"
+    quoted = [s.value.text for s in plan.operands if s.value is not None]
+    if plan.op in ("annual", "monthly"):
+        other = "monthly" if plan.op == "annual" else "annual"
+        how = "multiplied by" if plan.op == "annual" else "divided by"
+        head = f"{label}, {plan.op}" if label else f"The {plan.op} figure"
+        return f"{head}: {shown}, the quoted {other} amount {quoted[0]} {how} twelve."
+    if plan.op == "percentage":
+        return f"That is {plan.value}%: the quoted {quoted[0]} divided by the quoted {quoted[1]}, times one hundred."
+    if plan.op == "share":
+        return f"The share is {shown}: the quoted {quoted[0]} of the quoted {quoted[1]}."
+    word = "plus" if plan.op == "sum" else "minus"
+    head = "The total" if plan.op == "sum" else "The difference"
+    return f"{head} is {shown}: the quoted {quoted[0]} {word} the quoted {quoted[1]}."
+
+
+def calc_fact(question: Question, plan: CalcPlan, lines: list[Scored]) -> Fact:
+    operand_values = {operand(s.value) for s in plan.operands if s.value is not None}
+    supporting = [s for s in lines if s.value is not None and operand(s.value) in operand_values] or list(plan.operands)
+    coverage = min(1.0, min(s.coverage for s in supporting))
+    return Fact(
+        text=calc_sentence(plan, _label(plan.operands[0])),
+        support=[Support(source_id=s.line.source_id, locator=s.line.locator, quote=s.line.text) for s in supporting],
+        coverage=coverage,
+        key=question.key,
+        value=plan.value,
+        calc=CalcDerivation(expr=plan.expr, value=plan.value),
+        confidence=_confidence(coverage, False),
+    )
+
+
+def as_value(text: str) -> Value:
+    found = extract_values(text)
+    return found[0] if found else Value(text, "text", 0)
+
+
+def find_conflicts(facts: list[Fact], budget: ToolBudget, t: Thresholds) -> list[Conflict]:
+    """Quoted facts sharing a key whose values differ beyond the tolerance: every value, with its quote."""
+    groups: dict[str, list[Fact]] = {}
+    for fact in facts:
+        if fact.key and fact.value and fact.calc is None and fact.support:
+            groups.setdefault(fact.key, []).append(fact)
+    conflicts: list[Conflict] = []
+    for key in sorted(groups):
+        group = groups[key]
+        values = [as_value(f.value or "") for f in group]
+        if not any(value_differs(v, values[0], t.conflict_tolerance_pct) for v in values[1:]):
+            continue
+        listed = [_conflict_value(f) for f in group]
+        conflicts.append(Conflict(key=key, values=listed, delta=_delta(values, budget), notes=_CONFLICT_NOTE))
+    return conflicts
+
+
+def _conflict_value(fact: Fact) -> ConflictValue:
+    first = fact.support[0]
+    return ConflictValue(value=fact.value or "", source_id=first.source_id, locator=first.locator, quote=first.quote)
+
+
+def _delta(values: list[Value], budget: ToolBudget) -> str:
+    """The gap between exactly two distinct amounts, computed by calc (never typed), with its unit."""
+    kinds = {v.kind for v in values}
+    numbers = sorted({n for v in values if (n := v.number()) is not None})
+    if len(kinds) != 1 or not kinds <= {"money", "number", "percent"} or len(numbers) != 2:
+        return ""
+    high = next(v for v in values if v.number() == numbers[1])
+    low = next(v for v in values if v.number() == numbers[0])
+    gap = calc(budget, f"{operand(high).rstrip('%')} - {operand(low).rstrip('%')}")
+    if gap is None:
+        return ""
+    return f"{gap} percentage points" if "percent" in kinds else f"{currency(high)}{gap}"
+
+
+# --- Levels and the Answer Object ---------------------------------------------------------------------------
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _cites(facts: list[Fact]) -> list[str]:
+    return list(dict.fromkeys(f"{s.source_id} {s.locator}" for f in facts for s in f.support))
+
+
+def _quotes(facts: list[Fact], pool: LinePool) -> str:
+    sentences: list[str] = []
+    for fact in facts:
+        for s in fact.support:
+            quote = s.quote.strip()
+            end = "" if quote.endswith((".", "!", "?")) else "."
+            sentence = f'{s.source_id} {s.locator} states: "{quote}"{end}'
+            if sentence not in sentences:
+                sentences.append(sentence)
+    secondary = sorted(
+        {s.source_id for f in facts for s in f.support if pool.provenance.get(s.source_id) == "secondary"}
+    )
+    if secondary:
+        sentences.append(f"{', '.join(secondary)} is a secondary source, so give it less weight.")
+    return " ".join(sentences)
+
+
+def _terms(words: list[str] | tuple[str, ...]) -> str:
+    plain = [w for w in words if not _DIGIT.search(w)]
+    return ", ".join(plain) if plain else "the terms of the question"
+
+
+def _conflict_levels(conflict: Conflict, facts: list[Fact], pool: LinePool) -> tuple[str, str]:
+    order = {"primary": 0, "unknown": 1, "secondary": 2}
+    values = sorted(
+        conflict.values,
+        key=lambda v: (order.get(pool.provenance.get(v.source_id, "unknown"), 1), v.source_id, v.locator),
+    )
+    says = ", ".join(f"{v.source_id} says {v.value}" for v in values)
+    level1 = f"The sources disagree: {says}; confirm which applies before relying on either."
+    kinds = {pool.provenance.get(v.source_id, "unknown") for v in values}
+    if kinds == {"primary"}:
+        hierarchy = "All of these are primary sources, and none is quoted as replacing the other."
+    elif "primary" in kinds:
+        primary = ", ".join(sorted({v.source_id for v in values if pool.provenance.get(v.source_id) == "primary"}))
+        hierarchy = f"The primary source is {primary}; the other values are still listed."
+    else:
+        hierarchy = "None of these is marked as a primary source."
+    cited = [f for f in facts if f.calc is None]
+    return level1, f"{_quotes(cited, pool)} {hierarchy}"
+
+
+def assemble(
+    question: Question,
+    request: DraftInput,
+    facts: list[Fact],
+    conflicts: list[Conflict],
+    pool: LinePool,
+    unknown: tuple[str, ...],
+) -> Draft:
+    gaps: list[Gap] = []
+    cites = _cites(facts)
+    timeout = request.gate == "proceed_after_clarify_timeout"
+    if timeout:
+        missing = list(dict.fromkeys(m.strip() for m in request.missing if m.strip())) or ["the requested details"]
+        gaps = [Gap(need=m, why="clarify_timeout") for m in missing]
+        level1 = f"A precise answer could not be given because you did not supply: {_terms(missing)}."
+        partial = (
+            f"Only partial evidence is available. {_quotes(facts, pool)}" if facts else "No partial evidence was found."
+        )
+        level2 = (
+            f"The precise answer depends on details you were asked for and did not supply ({_terms(missing)}), "
+            f"so this response is contextual only. {partial}"
+        )
+        why = "the missing details were not supplied and no partial evidence was found"
+    elif not facts:
+        gaps = [Gap(need=f"a quoted answer to: {question.text.strip()}", why="no_quote_found")]
+        level1 = "Insufficient evidence: no passage in the available documents answers this question."
+        absent = f"None of the retrieved passages mentions {_terms(unknown)}." if unknown else ""
+        covered = f"No quoted line covers enough of the question's terms ({_terms(question.words)}) to answer it."
+        level2 = f"{absent} {covered}".strip()
+        why = "no quote in the available documents answers the question"
+    elif conflicts:
+        level1, level2 = _conflict_levels(conflicts[0], facts, pool)
+        why = ""
+    else:
+        derived = next((f for f in facts if f.calc is not None), None)
+        level1 = derived.text if derived is not None else _sentence(facts[0].text)
+        quoted = [f for f in facts if f.calc is None] or facts
+        method = " The figure was computed with calc from the quoted value(s) only." if derived is not None else ""
+        level2 = f"{_quotes(quoted if derived is None else [derived], pool)}{method}"
+        why = ""
+    level3 = f"Citations: {'; '.join(cites)}" if cites else f"Citations: None — {why}."
+    mode = "report_insufficient_evidence" if timeout or not facts else "answer"
+    cited_sources = list(dict.fromkeys(s.source_id for f in facts for s in f.support))
+    evidence = AnswerObject(
+        mode=mode,
+        answer=level1,
+        facts=facts,
+        gaps=gaps,
+        conflicts=conflicts,
+        analysis="",
+        citations_index=[
+            CitationIndexEntry(source_id=sid, ingest_hash=pool.content_hash[sid])
+            for sid in cited_sources
+            if sid in pool.content_hash
+        ],
+        extractions=extractions(facts),
+        confidence=max((f.confidence or 0.0 for f in facts), default=None),
+    )
+    return Draft(levels=AnswerLevels(level1=level1, level2=level2, level3=level3), evidence=evidence)
+
+
+_ENTITY = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w'’&.-]*)+")
+
+
+def extractions(facts: list[Fact]) -> Extractions:
+    numbers: list[str] = []
+    dates: list[str] = []
+    entities: list[str] = []
+    for quote in dict.fromkeys(s.quote for f in facts for s in f.support):
+        for value in extract_values(quote):
+            if value.kind in ("entity", "identifier"):
+                continue  # names are collected below, from the whole quote; codes are neither
+            target = dates if value.kind in ("date", "time", "year", "month") else numbers
+            if value.text not in target:
+                target.append(value.text)
+        for match in _ENTITY.finditer(quote.replace("*", "").replace("|", " ")):
+            name = re.sub(r"^(?:The|A|An)\s+", "", match.group().strip(" .,"))
+            if " " in name and name not in entities:
+                entities.append(name)
+    return Extractions(entities=entities, numbers=numbers, dates=dates)

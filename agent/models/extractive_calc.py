@@ -1,0 +1,183 @@
+"""Arithmetic planning for the extractive model: rate conversions and two-operand cues, always through `calc`.
+
+Operands are written exactly as the quotes spell them (currency sign dropped), so the gate can find each one
+in a support quote and recompute the result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from quotebound.tools.registry import ToolRegistry
+
+from .extractive_lines import LinePool, Scored, Thresholds, build_index, rank
+from .extractive_text import NUMERIC_KINDS, Question, Value, analyze, normalize
+
+
+@dataclass
+class ToolBudget:
+    """The model's own cap on tool calls (the registry enforces its cap too)."""
+
+    tools: ToolRegistry
+    limit: int
+    used: int = 0
+
+    @property
+    def left(self) -> int:
+        registry_left = None if self.tools.max_calls is None else self.tools.max_calls - len(self.tools.calls)
+        own_left = self.limit - self.used
+        return own_left if registry_left is None else min(own_left, registry_left)
+
+    def call(self, name: str, args: dict[str, Any]) -> Any | None:
+        """The tool's result, or None when it refused or the budget is spent."""
+        if self.left <= 0:
+            return None
+        self.used += 1
+        outcome = self.tools.invoke(name, args)
+        return outcome.get("result") if outcome.get("ok") else None
+
+
+def operand(value: Value) -> str:
+    """A value as calc should read it: as quoted, minus the currency sign and inner spaces."""
+    return re.sub(r"^[$€£¥₹]\s?", "", value.text).replace(" ", "")
+
+
+def currency(value: Value) -> str:
+    match = re.match(r"^[$€£¥₹]", value.text)
+    return match.group() if match else ""
+
+
+def calc(budget: ToolBudget, expr: str) -> str | None:
+    result = budget.call("calc", {"expr": expr})
+    return str(result["value"]) if isinstance(result, dict) and "value" in result else None
+
+
+@dataclass(frozen=True)
+class CalcPlan:
+    op: str  # "annual" / "monthly" (a conversion to that rate) or sum / difference / percentage / share
+    expr: str
+    value: str
+    operands: tuple[Scored, ...]
+    unit: str  # the currency sign of the operands, or "" (percentages carry their own "%")
+
+
+def convert(budget: ToolBudget, scored: Scored, to_period: str) -> CalcPlan | None:
+    """A rate conversion by twelve: monthly to annual multiplies, annual to monthly divides."""
+    if scored.value is None or scored.value_period is None or scored.value.kind not in ("money", "number"):
+        return None
+    expr = f"{operand(scored.value)} {'*' if to_period == 'annual' else '/'} 12"
+    value = calc(budget, expr)
+    return CalcPlan(to_period, expr, value, (scored,), currency(scored.value)) if value is not None else None
+
+
+# --- Two-operand cues -----------------------------------------------------------------------------------
+
+_END = r"\s*(?:\?|\.|$)"
+# (op, pattern): group `a` is the first operand in the expression (a + b, a - b, a / b, b * a%)
+_SPLITS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("difference", re.compile(rf"difference (?:between|of) (?P<a>.+?) and (?P<b>.+?){_END}", re.I)),
+    (
+        "difference",
+        re.compile(
+            rf"how much (?:more|higher|greater|larger|less|lower|smaller) (?:is|are|was|were|does|do) (?P<a>.+?)"
+            rf"(?: cost| costs)? than (?P<b>.+?){_END}",
+            re.I,
+        ),
+    ),
+    (
+        "percentage",
+        re.compile(rf"what (?:percentage|percent|share) of (?P<b>.+?) (?:is|are|was|goes to) (?P<a>.+?){_END}", re.I),
+    ),
+    ("percentage", re.compile(rf"(?P<a>.+?) as a (?:percentage|percent|share) of (?P<b>.+?){_END}", re.I)),
+    ("share", re.compile(rf"(?P<a>.+?)['’]s (?:share|portion) of (?P<b>.+?){_END}", re.I)),
+    ("sum", re.compile(rf"(?:total|sum|combined)(?: \w+)? of (?P<a>.+?) and (?P<b>.+?){_END}", re.I)),
+    (
+        "sum",
+        re.compile(
+            r"(?:what|how much) (?:is|are|do|does) (?P<a>.+?) and (?P<b>.+?) (?:combined|together|in total)", re.I
+        ),
+    ),
+)
+
+
+def split_operands(question: Question) -> list[tuple[str, str]]:
+    """Every reading of the question as (a, b): a phrase joined by several "and"s may split at any of them."""
+    readings: list[tuple[str, str]] = []
+    for op, pattern in _SPLITS:
+        if op != question.op:
+            continue
+        match = pattern.search(question.text)
+        if not match:
+            continue
+        a_text = re.sub(r"^(?:what is|what are|is|are)\s+", "", match["a"].strip(), flags=re.I)
+        b_text = match["b"].strip()
+        joined_by_and = " and (?P<b>" in pattern.pattern
+        if joined_by_and and " and " in b_text and a_text:
+            parts = f"{a_text} and {b_text}".split(" and ")
+            readings += [(" and ".join(parts[:k]), " and ".join(parts[k:])) for k in range(1, len(parts))]
+        else:
+            readings.append((a_text, b_text))
+    return list(dict.fromkeys(readings))
+
+
+def _operand_question(question: Question, phrase: str, shared: set[str]) -> Question:
+    sub = analyze(phrase)
+    extra = tuple(sorted(shared - set(sub.words)))
+    kind = "percent" if sub.kind == "percent" else "amount"
+    return dataclasses.replace(sub, words=sub.words + extra, kind=kind)
+
+
+def _best_pair(
+    question: Question, pool: LinePool, t: Thresholds, a_phrase: str, b_phrase: str
+) -> tuple[float, Scored, Scored, Question, Question] | None:
+    cue_words = {normalize(w) for w in ("total", "sum", "combined", "difference", "share", "portion", "percentage")}
+    shared = set(question.words) - set(analyze(a_phrase).words) - set(analyze(b_phrase).words) - cue_words
+    sub_a, sub_b = (_operand_question(question, phrase, shared) for phrase in (a_phrase, b_phrase))
+    if question.op == "share":  # "A's share of B": A's percentage of B's amount
+        sub_a = dataclasses.replace(sub_a, kind="percent")
+    ranked_a = [s for s in rank(sub_a, build_index(sub_a, pool), pool, t) if not s.converts]
+    ranked_b = [s for s in rank(sub_b, build_index(sub_b, pool), pool, t) if not s.converts]
+    best: tuple[float, Scored, Scored, Question, Question] | None = None
+    for a in ranked_a[:3]:
+        for b in ranked_b[:3]:
+            if a.line.key == b.line.key or a.value is None or b.value is None:
+                continue
+            if question.op == "share":
+                if a.value.kind != "percent" or b.value.kind not in ("money", "number"):
+                    continue
+            elif a.value.kind not in NUMERIC_KINDS or a.value.kind != b.value.kind:
+                continue
+            if a.stated_period and b.stated_period and a.stated_period != b.stated_period:
+                continue  # never add a monthly figure to an annual one
+            fit = a.coverage + b.coverage
+            if best is None or fit > best[0]:
+                best = (fit, a, b, sub_a, sub_b)
+    return best
+
+
+def plan_two_operands(
+    question: Question, pool: LinePool, budget: ToolBudget, t: Thresholds
+) -> tuple[CalcPlan, tuple[Question, Question]] | None:
+    """Sum, difference, percentage or share of two quoted values, each found by its own phrase of the question."""
+    if question.op is None:
+        return None
+    pairs = [pair for a, b in split_operands(question) if (pair := _best_pair(question, pool, t, a, b))]
+    if not pairs:
+        return None
+    _, a, b, sub_a, sub_b = max(pairs, key=lambda p: p[0])  # max keeps the first reading on ties
+    assert a.value is not None and b.value is not None
+    x, y = operand(a.value), operand(b.value)
+    expr = {
+        "sum": f"{x} + {y}",
+        "difference": f"{x} - {y}",
+        "percentage": f"round({x} / {y} * 100, 2)",
+        "share": f"{y} * {x}",  # calc reads "4.25%" as 0.0425
+    }[question.op]
+    value = calc(budget, expr)
+    if value is None:
+        return None
+    unit = "" if question.op == "percentage" else currency(b.value if question.op == "share" else a.value)
+    return CalcPlan(question.op, expr, value, (a, b), unit), (sub_a, sub_b)

@@ -1,0 +1,396 @@
+"""Line machinery of the extractive model: the pool of lines read, what is excluded, and coverage scoring.
+
+A line is admissible support only if it came verbatim from a bundle or a `search_source` hit, no bundle flag
+names it, and it does not read as an instruction to an assistant. Lines are scored by idf-weighted coverage of
+the question's content words; the best one answers, and close ones about the same subject are kept so that a
+disagreement shows up as a conflict instead of being silently resolved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from quotebound.agent.contracts import EvidenceBundle, Locator
+
+from .extractive_text import (
+    STOPWORDS,
+    Question,
+    Value,
+    content_tokens,
+    entity_value,
+    extract_values,
+    is_heading,
+    is_number_word,
+    is_table_row,
+    kind_class,
+    period_of,
+    pick_value,
+    token_forms,
+    tokens,
+    value_differs,
+)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every tunable of the extractive strategy, with its default."""
+
+    min_coverage: float = 0.6  # idf-weighted share of the question's words a line must cover to answer
+    co_answer_margin: float = 0.2  # lines scoring within this of the best answer too (agreement or conflict)
+    context_credit: float = 0.5  # a word found only in the line's heading / table header / document name
+    value_bonus: float = 0.1  # the line holds a value of the asked kind
+    primary_bonus: float = 0.02  # ties go to primary sources
+    focus_bonus: float = 0.1  # times the share of the line's own words that the question asks about
+    max_unknown_fraction: float = 0.3  # above this share of words absent from every line: abstain
+    max_facts: int = 3
+    search_top_n: int = 30
+    search_pattern_chars: int = 200  # the tools' default pattern limit
+    reserved_calls: int = 4  # tool calls kept back for calc after the searches
+    conflict_tolerance_pct: float = 1.0
+
+
+# --- Exclusions -----------------------------------------------------------------------------------------
+
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier|preceding|"
+    r"your|these|those|system)\b[^.]{0,20}?\b(?:instructions?|prompts?|rules|directions|messages)\b"
+    r"|\bdisregard\s+(?:all\s+|everything\s+)?(?:the\s+)?above\b|\byou\s+are\s+now\b|\bsystem\s+prompt\b"
+    r"|\bnew\s+instructions?\s*:|\bjailbreak|\bas\s+an\s+ai\b"
+    r"|\bdo\s+not\s+(?:cite|mention|reveal)\s+(?:this|any)\s+(?:other\s+)?(?:document|paragraph|source|instruction)"
+    r"|\bact\s+as\s+(?:an?\s+|the\s+)?(?:ai|assistant|language\s+model|chatbot)\b",
+    re.IGNORECASE,
+)
+_PARAGRAPH_REACH = 5  # how far an instruction taints its unbroken run of neighbouring lines
+_TABLE_REACH = 60  # how far above a line its table header or heading is looked for
+_LOCATOR_IN_TEXT = re.compile(r"p\.(\d+) L(\d+)(?:-L(\d+))?")
+_SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def looks_instructional(text: str) -> bool:
+    """A line addressed to an assistant rather than a reader: data, never support."""
+    return _INSTRUCTION.search(text) is not None
+
+
+LineKey = tuple[str, int, int]  # (source_id, page, line)
+
+
+@dataclass(frozen=True)
+class Line:
+    source_id: str
+    page: int
+    line_no: int
+    text: str
+
+    @property
+    def key(self) -> LineKey:
+        return (self.source_id, self.page, self.line_no)
+
+    @property
+    def locator(self) -> str:
+        return str(Locator(page=self.page, line_start=self.line_no, line_end=self.line_no))
+
+
+@dataclass
+class LinePool:
+    """Every line the model has read (bundles and search hits), which of them are excluded, and their context."""
+
+    lines: dict[LineKey, Line] = field(default_factory=dict)
+    excluded: set[LineKey] = field(default_factory=set)
+    provenance: dict[str, str] = field(default_factory=dict)
+    content_hash: dict[str, str] = field(default_factory=dict)
+    _flagged: list[tuple[str, int, int, int]] = field(default_factory=list)  # (source, page, first, last)
+
+    @classmethod
+    def from_bundles(cls, bundles: Iterable[EvidenceBundle]) -> LinePool:
+        pool = cls()
+        for bundle in sorted(bundles, key=lambda b: (b.source_id, b.locator)):
+            pool.add_bundle(bundle)
+        return pool
+
+    def add_bundle(self, bundle: EvidenceBundle) -> None:
+        try:
+            span = Locator.parse(bundle.locator)
+        except ValueError:
+            return
+        self.provenance.setdefault(bundle.source_id, bundle.provenance_kind)
+        self.content_hash.setdefault(bundle.source_id, bundle.content_hash)
+        for flag in bundle.flags:
+            spans = _LOCATOR_IN_TEXT.findall(flag)
+            for page, start, end in spans:
+                self._flagged.append((bundle.source_id, int(page), int(start), int(end or start)))
+            if not spans:  # a flag that names no line taints the whole bundle
+                self._flagged.append((bundle.source_id, span.page, span.line_start, span.line_end))
+        for offset, text in enumerate(bundle.text.split("\n")):
+            if span.line_start + offset > span.line_end:
+                break
+            self.add(Line(bundle.source_id, span.page, span.line_start + offset, text))
+
+    def add(self, line: Line) -> bool:
+        if line.key in self.lines:
+            return False
+        self.lines[line.key] = line
+        return True
+
+    def add_hit(self, source_id: str, locator: str, snippet: str) -> bool:
+        try:
+            span = Locator.parse(locator)
+        except ValueError:
+            return False
+        if span.line_start != span.line_end:
+            return False
+        return self.add(Line(source_id, span.page, span.line_start, snippet))
+
+    def settle_exclusions(self) -> None:
+        """Flagged lines, instruction-like lines, and the rest of an instruction's paragraph."""
+        for key, line in self.lines.items():
+            flagged = any(s == key[0] and p == key[1] and a <= key[2] <= b for s, p, a, b in self._flagged)
+            if flagged or looks_instructional(line.text):
+                self.excluded.add(key)
+        for source_id, page, line_no in sorted(self.excluded):  # an injected paragraph is suspect as a whole
+            for step in (-1, 1):
+                for distance in range(1, _PARAGRAPH_REACH + 1):
+                    near = self.lines.get((source_id, page, line_no + step * distance))
+                    if near is None or not near.text.strip():
+                        break
+                    self.excluded.add(near.key)
+
+    def candidates(self) -> list[Line]:
+        """Lines that may support an answer, in a stable order."""
+        found = []
+        for key in sorted(self.lines):
+            line = self.lines[key]
+            if key in self.excluded or not line.text.strip() or _SEPARATOR_ROW.match(line.text):
+                continue
+            if is_heading(line.text) or self.is_header_row(line):
+                continue
+            found.append(line)
+        return found
+
+    def is_header_row(self, line: Line) -> bool:
+        below = self.lines.get((line.source_id, line.page, line.line_no + 1))
+        return is_table_row(line.text) and below is not None and _SEPARATOR_ROW.match(below.text) is not None
+
+    def context_text(self, line: Line) -> str:
+        """What frames a line: its table's header row, the nearest heading above it, and the document's name."""
+        parts: list[str] = []
+        n = line.line_no - 1
+        in_table = is_table_row(line.text)
+        while n >= max(1, line.line_no - _TABLE_REACH):
+            above = self.lines.get((line.source_id, line.page, n))
+            if above is None and in_table:  # rows not read yet: the header may still be above them
+                n -= 1
+                continue
+            if above is None or (line.source_id, line.page, n) in self.excluded:
+                break
+            if in_table and is_table_row(above.text):
+                if self.is_header_row(above):
+                    parts.append(above.text)
+                    in_table = False
+            elif is_heading(above.text):
+                parts.append(above.text)
+                break
+            n -= 1
+        parts.append(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("/", " ").replace("-", " "))
+        return "\n".join(parts)
+
+
+# --- Same subject -----------------------------------------------------------------------------------
+
+
+def _subject(text: str, asked: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the question's words a line states, the other words of the stretch that states them, with the one
+    modifier before it). Numbers are left out: a year or amount qualifies a claim from anywhere in a line."""
+    seq = token_forms(text)
+    plain = {w for w in asked if not any(c.isdigit() for c in w)}
+    hits = [i for i, forms in enumerate(seq) if forms & plain]
+    if not hits:
+        return frozenset(), frozenset()
+    first = hits[0] - 1
+    while first >= 0 and seq[first] <= STOPWORDS:
+        first -= 1
+    if first < 0 or any(c.isdigit() or is_number_word(f) for f in seq[first] for c in f):
+        first = hits[0]
+    stated = frozenset(f for i in hits for f in seq[i] & plain)
+    extras = frozenset(
+        f
+        for forms in seq[first : hits[-1] + 1]
+        for f in forms
+        if f not in asked and f not in STOPWORDS and len(f) > 1 and not any(c.isdigit() for c in f)
+    )
+    return stated, extras
+
+
+def same_subject(a: str, b: str, asked: Iterable[str]) -> bool:
+    """Do two lines make their claim about the same thing? "Monthly service fee" and "the monthly service fee"
+    do; "Total annual cost" and "Total operating cost" (a word swapped) do not."""
+    stated_a, extra_a = _subject(a, set(asked))
+    stated_b, extra_b = _subject(b, set(asked))
+    if extra_a == extra_b:
+        return True
+    return stated_a == stated_b and (extra_a <= extra_b or extra_b <= extra_a)
+
+
+def _dated_apart(a: str, b: str) -> bool:
+    """Both lines are pinned to dates, and to different ones: two points in time, not two claims."""
+    x = {v.normalized() for v in extract_values(a) if v.kind == "date"}
+    y = {v.normalized() for v in extract_values(b) if v.kind == "date"}
+    return bool(x and y and not x & y)
+
+
+# --- Scoring ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    line: Line
+    coverage: float
+    score: float
+    value: Value | None
+    stated_period: str | None  # the rate the line (or, failing that, its context) states
+    period_ok: bool  # a rate question's amount is stated for a known rate
+    value_period: str | None  # set when that rate is not the asked one: the value converts by twelve
+
+    @property
+    def converts(self) -> bool:
+        return self.value_period is not None
+
+
+@dataclass(frozen=True)
+class Index:
+    weights: dict[str, float]  # idf of every known question word
+    unknown: tuple[str, ...]  # question words no readable line mentions
+    unknown_weight: float  # each unknown word still counts in the denominator, at the mean known weight
+
+
+def build_index(question: Question, pool: LinePool) -> Index:
+    lines = pool.candidates()
+    line_tokens = [tokens(line.text) for line in lines]
+    context_tokens = set().union(*(tokens(pool.context_text(line)) for line in lines)) if lines else set()
+    n = len(lines)
+    weights: dict[str, float] = {}
+    unknown: list[str] = []
+    # a rate word ("yearly") is as common as the lines that state any rate, however they spell it
+    rate_df = sum(1 for line in lines if period_of(line.text) is not None)
+    for word in question.words:
+        df = rate_df if word in question.period_words else sum(1 for toks in line_tokens if word in toks)
+        if df == 0 and word not in question.period_words and word not in context_tokens:
+            if word not in question.acronyms:  # an acronym no line spells out is neutral, not missing
+                unknown.append(word)
+            continue
+        weights[word] = math.log((n + 1) / (df + 1)) + 1.0
+    mean = sum(weights.values()) / len(weights) if weights else 0.0
+    return Index(weights, tuple(unknown), mean)
+
+
+def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: Thresholds) -> Scored:
+    line_toks = tokens(line.text)
+    context = pool.context_text(line)
+    context_toks = tokens(context)
+    values = extract_values(line.text)
+    if question.kind == "entity":
+        value = entity_value(values, question, line.text)
+    else:
+        value = pick_value(values, question.kind)
+    line_period = period_of(line.text)
+    context_period = period_of(context, context_toks, context=True)
+    stated_period = line_period or context_period
+    amount = value is not None and value.kind in ("money", "number")
+    total = index.unknown_weight * len(index.unknown)
+    covered = 0.0
+    for word, weight in index.weights.items():
+        total += weight
+        if word in question.period_words and question.period:
+            credit = 1.0 if line_period else t.context_credit if context_period else 0.0
+            # the asked rate, or the other one when the line's amount can be converted by twelve
+            if stated_period != question.period and not amount:
+                credit = 0.0
+            covered += weight * credit
+        elif word in line_toks:
+            covered += weight
+        elif word in context_toks:
+            covered += weight * t.context_credit
+    coverage = covered / total if total else 0.0
+    own = content_tokens(line.text)
+    focus = len(own & set(question.words)) / len(own) if own else 0.0
+    bonus = (
+        (t.value_bonus if value is not None else 0.0)
+        + (t.primary_bonus if pool.provenance.get(line.source_id) == "primary" else 0.0)
+        + t.focus_bonus * focus
+    )
+    asks_rate = question.period is not None and amount
+    converts_from = stated_period if asks_rate and stated_period != question.period else None
+    period_ok = not asks_rate or stated_period is not None
+    return Scored(line, round(coverage, 6), round(coverage + bonus, 6), value, stated_period, period_ok, converts_from)
+
+
+def answers(question: Question, scored: Scored, t: Thresholds) -> bool:
+    if scored.coverage < t.min_coverage or not scored.period_ok:
+        return False
+    return question.kind is None or scored.value is not None
+
+
+def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    scored = [score_line(question, index, pool, line, t) for line in pool.candidates()]
+    good = [s for s in scored if answers(question, s, t)]
+    return sorted(good, key=lambda s: (-s.score, s.line.source_id, s.line.page, s.line.line_no))
+
+
+def _agreeing(scored: Scored, value: Value) -> Scored:
+    """A line that also states `value` does not contradict it (e.g. "two (2) of the seven (7) members")."""
+    if scored.value is None or not value_differs(scored.value, value, 0.0):
+        return scored
+    same = [
+        v
+        for v in extract_values(scored.line.text)
+        if kind_class(v.kind) == kind_class(value.kind) and not value_differs(v, value, 0.0)
+    ]
+    return dataclasses.replace(scored, value=same[0]) if same else scored
+
+
+def choose(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scored]:
+    """The best line, plus lines close to it that state a value of the same family (agreement or conflict);
+    every distinct value gets a line before any value gets a second one."""
+    if not ranked:
+        return []
+    top = ranked[0]
+    if top.value is None or top.value.kind == "entity":  # names are too loosely extracted to claim disagreement
+        return [top]
+    if len([w for w in question.words if not any(c.isdigit() for c in w)]) < 2:
+        return [top]  # one word names no subject•predicate: lines about different things would look alike
+    close = [
+        _agreeing(s, top.value)
+        for s in ranked
+        if s.score >= top.score - t.co_answer_margin
+        and s.value is not None
+        and kind_class(s.value.kind) == kind_class(top.value.kind)  # "January" never conflicts with "7:00 p.m."
+        and s.value_period == top.value_period
+    ]
+    # a differing value from a line about something else (another date, another policy) is not a conflict
+    dated = kind_class(top.value.kind) in ("date", "time", "year", "month")
+    close = [
+        s
+        for s in close
+        if s.value is None
+        or not value_differs(s.value, top.value, t.conflict_tolerance_pct)
+        or (
+            same_subject(s.line.text, top.line.text, question.words)
+            and (dated or not _dated_apart(s.line.text, top.line.text))
+        )
+    ]
+    picked: list[Scored] = []
+    seen: list[Value] = []
+    for s in close:
+        assert s.value is not None
+        if all(value_differs(s.value, other, 0.0) for other in seen):
+            picked.append(s)
+            seen.append(s.value)
+    for s in close:
+        if s not in picked:
+            picked.append(s)
+    picked = picked[: t.max_facts]
+    order = {s.line.key: i for i, s in enumerate(ranked)}
+    return sorted(picked, key=lambda s: order[s.line.key])

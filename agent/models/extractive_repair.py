@@ -1,0 +1,170 @@
+"""Repair for the extractive model: narrow a failed draft with the repair tools (quote_fetch, search_source, calc).
+
+Every support is checked again (against the bundles, else with `quote_fetch`): a quote that is not verbatim is
+replaced by the text really at its locator, a locator that does not exist is relocated by the quote's own
+words or dropped, and supports or facts a finding names for removal are dropped. Conflict values a finding
+names (value, source_id, locator) are fetched and added. The levels are then rebuilt from what remains.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from quotebound.agent.contracts import Draft, Fact, Locator, Support
+from quotebound.tools.calc import numbers_in, recompute
+
+from .extractive_calc import ToolBudget, calc
+from .extractive_lines import LinePool, looks_instructional
+from .extractive_text import Question, clean, extract_values, pick_value
+
+_LOCATOR = re.compile(r"p\.\d+ L\d+(?:-L\d+)?")
+_DROP = re.compile(
+    r"instruction|injection|injected|not permitted|restricted|unsupported|irrelevant|\bdrop|\bremove", re.I
+)
+_CONFLICT = re.compile(r"conflict|disagree|distinct values|differing", re.I)
+_QUOTED = re.compile(r"['\"‘“]([^'\"‘“’”]*\d[^'\"‘“’”]*)['\"’”]")
+_CONSTANTS = frozenset({"12", "100"})  # the calc constants this model writes itself (rate by twelve, percent)
+
+
+@dataclass(frozen=True)
+class Named:
+    source_id: str
+    locator: str
+    message: str
+
+
+def _plain(number: str) -> str:
+    return re.sub(r"[$€£¥₹,\s]", "", number)
+
+
+def named_refs(findings: list[str], known_ids: list[str]) -> list[Named]:
+    """(source_id, locator) pairs a finding mentions: the nearest known source id before each locator, else
+    the file-like token just before it."""
+    named: list[Named] = []
+    for message in findings:
+        for match in _LOCATOR.finditer(message):
+            before = message[: match.start()]
+            positions = [(before.rfind(sid), sid) for sid in known_ids if sid in before]
+            if positions:
+                source_id = max(positions, key=lambda p: (p[0], len(p[1])))[1]
+            else:
+                candidates = re.findall(
+                    r"(?:doc://)?([^\s'\"(),;#@]+\.[A-Za-z0-9]+|[^\s'\"(),;#@]+/[^\s'\"(),;#@]+)", before
+                )
+                if not candidates:
+                    continue
+                source_id = candidates[-1]
+            try:
+                locator = str(Locator.parse(match.group()))
+            except ValueError:
+                continue
+            named.append(Named(source_id, locator, message))
+    return named
+
+
+def _local_text(pool: LinePool, source_id: str, locator: str) -> str | None:
+    span = Locator.parse(locator)
+    lines = [pool.lines.get((source_id, span.page, n)) for n in range(span.line_start, span.line_end + 1)]
+    return "\n".join(line.text for line in lines if line is not None) if all(lines) else None
+
+
+def _tainted(pool: LinePool, source_id: str, locator: str, quote: str) -> bool:
+    span = Locator.parse(locator)
+    keys = {(source_id, span.page, n) for n in range(span.line_start, span.line_end + 1)}
+    return bool(keys & pool.excluded) or any(looks_instructional(line) for line in quote.split("\n"))
+
+
+def verify(support: Support, pool: LinePool, budget: ToolBudget) -> Support | None:
+    """The support with the text really at its locator, relocated by its words if the locator is unknown."""
+    try:
+        locator = str(Locator.parse(support.locator))
+    except ValueError:
+        locator = ""
+    text = _local_text(pool, support.source_id, locator) if locator else None
+    if text is None and locator:
+        fetched = budget.call("quote_fetch", {"source_id": support.source_id, "locator": locator})
+        text = str(fetched["quote"]) if isinstance(fetched, dict) and "quote" in fetched else None
+    if not text or not text.strip():
+        probe = max(support.quote.split("\n"), key=len).strip()[:150]
+        searchable = re.search(r"\w", probe) is not None
+        found = budget.call("quote_fetch", {"source_id": support.source_id, "pattern": probe}) if searchable else None
+        if not isinstance(found, dict) or "quote" not in found:
+            return None
+        locator, text = str(found["locator"]), str(found["quote"])
+    if _tainted(pool, support.source_id, locator, text):
+        return None
+    return Support(source_id=support.source_id, locator=locator, quote=text)
+
+
+def _repair_one(
+    fact: Fact,
+    question: Question,
+    pool: LinePool,
+    budget: ToolBudget,
+    drop_refs: set[tuple[str, str]],
+    drop_tokens: set[str],
+) -> Fact | None:
+    supports: list[Support] = []
+    for support in fact.support:
+        if (support.source_id, support.locator) in drop_refs:
+            continue
+        fixed = verify(support, pool, budget)
+        if fixed is not None and (fixed.source_id, fixed.locator) not in drop_refs and fixed not in supports:
+            supports.append(fixed)
+    if not supports:
+        return None
+    quotes = "\n".join(s.quote for s in supports)
+    plain_quotes = _plain(quotes)
+    if fact.calc is not None:
+        operands = [_plain(n) for n in numbers_in(fact.calc.expr)] if recompute(fact.calc.expr) else []
+        if not operands or any(n not in plain_quotes and n not in _CONSTANTS for n in operands):
+            return None
+        value = calc(budget, fact.calc.expr)
+        if value is None or value != fact.calc.value or _plain(value) in drop_tokens:
+            return None  # a stale or refused derivation is dropped rather than re-worded
+        return fact.model_copy(update={"support": supports})
+    value = fact.value
+    if value is None or value not in quotes:
+        picked = pick_value(extract_values(supports[0].quote), question.kind)
+        value = picked.text if picked is not None else None
+    if value is not None and _plain(value) in drop_tokens:
+        return None
+    digits = re.findall(r"\d[\d,.]*\d|\d", fact.text)
+    text = fact.text if all(d in quotes for d in digits) and fact.text.strip() else clean(supports[0].quote)
+    return fact.model_copy(update={"support": supports, "value": value, "text": text or supports[0].quote.strip()})
+
+
+def repair_facts(
+    question: Question, previous: Draft, findings: list[str], pool: LinePool, budget: ToolBudget
+) -> list[Fact]:
+    known_ids = sorted(
+        {*pool.provenance, *(s.source_id for f in previous.evidence.facts for s in f.support)}, key=len, reverse=True
+    )
+    named = named_refs(findings, known_ids)
+    drop_refs = {(n.source_id, n.locator) for n in named if _DROP.search(n.message) and not _CONFLICT.search(n.message)}
+    drop_tokens = {_plain(t) for m in findings if not _CONFLICT.search(m) for t in _QUOTED.findall(m)}
+    facts: list[Fact] = []
+    for fact in previous.evidence.facts:
+        fixed = _repair_one(fact, question, pool, budget, drop_refs, drop_tokens)
+        if fixed is not None and fixed not in facts:
+            facts.append(fixed)
+    if any(f.key == question.key for f in previous.evidence.facts) and not any(f.key == question.key for f in facts):
+        facts = []  # what is left are operands (another rate, one side of a sum): on their own they answer nothing
+    keys = Counter(f.key for f in facts if f.key and f.value and f.calc is None)
+    key = keys.most_common(1)[0][0] if keys else question.key
+    cited = {(s.source_id, s.locator) for f in facts for s in f.support}
+    for ref in named:
+        if not _CONFLICT.search(ref.message) or (ref.source_id, ref.locator) in cited:
+            continue
+        support = verify(Support(source_id=ref.source_id, locator=ref.locator, quote="-"), pool, budget)
+        if support is None or (support.source_id, support.locator) in cited:
+            continue
+        stated = [v.text for v in extract_values(ref.message) if v.text in support.quote]
+        picked = pick_value(extract_values(support.quote), question.kind)
+        value = stated[0] if stated else picked.text if picked is not None else None
+        text = clean(support.quote) or support.quote.strip()
+        facts.append(Fact(text=text, support=[support], key=key, value=value, coverage=0.0))
+        cited.add((support.source_id, support.locator))
+    return facts
