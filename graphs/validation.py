@@ -8,10 +8,26 @@ from langgraph.runtime import Runtime
 
 from quotebound.agent.contracts import Draft, EvidenceBundle
 from quotebound.agent.gate.validate import validate_draft
+from quotebound.tools.context import ToolContext
+from quotebound.tools.injection import instructional_locators
 
 from .context import RunContext
 from .names import Node
 from .state import RunState
+
+
+def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
+    """Instructional lines of every source the draft cites, recomputed here rather than trusted from bundles."""
+    cited = {s.source_id for f in draft.evidence.facts for s in f.support}
+    cited |= {v.source_id for c in draft.evidence.conflicts for v in c.values}
+    flagged: dict[str, list[str]] = {}
+    for source_id in sorted(cited):
+        if not tools.can_read(source_id):
+            continue  # the gate reports it as an unknown source
+        source = tools.corpus.source(source_id)
+        if source is not None:
+            flagged[source_id] = instructional_locators(tools.corpus.iter_lines(source_id, source.version))
+    return flagged
 
 
 def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
@@ -22,11 +38,13 @@ def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return {**update, "findings": [{"code": "schema", "message": "no draft"}], "gate_report": None}
     draft = Draft.model_validate(raw)
     bundles = [EvidenceBundle.model_validate(b) for b in state.get("bundles", [])]
+    tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     report = validate_draft(
         draft,
         bundles=bundles,
-        ctx=ctx.tools_for(state.get("role", "public"), state.get("labels")),
+        ctx=tools,
         gate=state.get("gate", "proceed"),
+        flagged=flagged_lines(draft, tools),
         conflict_tolerance_pct=ctx.settings.attempts.conflict_delta_percent,
     )
     findings = [f.model_dump(mode="json") for f in report.findings]

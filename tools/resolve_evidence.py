@@ -12,6 +12,7 @@ from quotebound.agent.contracts import EvidenceBundle, EvidenceRef, Locator
 from quotebound.agent.errors import ErrorCode, ModelError
 
 from .context import ToolContext
+from .injection import FLAG_PREFIX, instructional_locators
 
 
 def _sha256(text: str) -> str:
@@ -34,7 +35,10 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
             ErrorCode.INVALID_TOOL_ARGUMENTS,
             f"{span} spans {n_lines} lines; resolve at most {ctx.limits.max_quote_lines} at a time",
         )
-    text = ctx.corpus.text_at(source.source_id, source.version, span)
+    lines = ctx.corpus.lines(source.source_id, source.version, span)
+    text = "\n".join(lines)
+    numbered = [(span.page, span.line_start + offset, line) for offset, line in enumerate(lines)]
+    flags = [FLAG_PREFIX + locator for locator in instructional_locators(numbered)]
     digest = _sha256(text)
     pinned = EvidenceRef(source_id=source.source_id, locator=str(span), version=source.version)
     return EvidenceBundle(
@@ -50,4 +54,5 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
         attribution=source.attribution,
         provenance_kind=source.provenance_kind,
         policy=decision,
+        flags=flags,
     )

@@ -1,0 +1,170 @@
+"""Conflict detection (hoa §3.3): values of one key that differ beyond tolerance, in facts and in the bundles.
+
+Pure functions over text; `checks.py` turns what they find into findings.
+
+- numbers (money and plain numbers together): relative delta above `tolerance_pct` (default 1.0%);
+- percentages: the same, among percentages only;
+- dates: any difference of the ISO value;
+- strings: casefolded, whitespace collapsed, Levenshtein distance above `STRING_EPSILON`;
+- values of different kinds cannot be compared numerically, so (hoa: "if units unverifiable, compare as
+  strings") they are distinct unless their texts agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from quotebound.agent.contracts import ConflictValue, EvidenceBundle, Locator
+
+from .tokens import Token, extract_tokens, value_token
+
+STRING_EPSILON = 2  # edits tolerated before two names count as different ("Acme Corp" vs "Acme Corp.")
+_KEY_STOPWORDS = frozenset("a an and of the for to in on per by at is are what which how much many".split())
+_NUMERIC = frozenset({"money", "number"})
+
+FlaggedLines = frozenset[tuple[str, int, int]]  # (source_id, page, line)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A fact's or a conflict's value, typed for comparison."""
+
+    text: str
+    kind: str  # money / number / percent / date / string
+    token: Token | None = None
+
+    @property
+    def numeric(self) -> Decimal | None:
+        return self.token.number if self.token is not None else None
+
+
+def parse_value(text: str) -> Value:
+    """A value's type: its first figure or date when the value is short ("$325.00 per unit"), else a string
+    (a long name that merely contains a year stays a name)."""
+    token = value_token(text)
+    if token is not None and (len(text.strip()) <= 40 or not re.sub(r"[\s.,;:]", "", text[token.end :])):
+        return Value(text, token.kind, token)
+    return Value(text, "string")
+
+
+def levenshtein(a: str, b: str) -> int:
+    """Edit distance (insertions, deletions, substitutions), two rows at a time."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def numbers_differ(x: Decimal, y: Decimal, tolerance_pct: float) -> bool:
+    scale = max(abs(x), abs(y))
+    return scale > 0 and abs(x - y) > scale * Decimal(str(tolerance_pct)) / 100
+
+
+def differs(a: Value, b: Value, tolerance_pct: float = 1.0) -> bool:
+    """True when `a` and `b` are distinct values under the tolerances of the module docstring."""
+    comparable = a.kind == b.kind or {a.kind, b.kind} <= _NUMERIC
+    if comparable and a.token is not None and b.token is not None:
+        x, y = a.token.number, b.token.number
+        if x is not None and y is not None:
+            return numbers_differ(x, y, tolerance_pct)
+        return a.token.key != b.token.key  # dates: any difference
+    if a.kind == b.kind == "string":
+        return levenshtein(_plain(a.text), _plain(b.text)) > STRING_EPSILON
+    return _plain(a.text) != _plain(b.text)
+
+
+def key_words(key: str) -> list[str]:
+    """The content words of a key: "monthly assessment" -> ["monthly", "assessment"]."""
+    words = re.findall(r"[^\W\d_]+", key.casefold())
+    return [w for w in dict.fromkeys(words) if w not in _KEY_STOPWORDS and len(w) > 1]
+
+
+def mentions(line: str, words: Sequence[str]) -> bool:
+    """Every word of the key starts a word of the line ("assessment" also finds "assessments")."""
+    folded = line.casefold()
+    return bool(words) and all(re.search(rf"(?<![^\W\d_]){re.escape(w)}", folded) for w in words)
+
+
+def _year_like(token: Token) -> bool:
+    number = token.number
+    return token.kind == "number" and number is not None and number == int(number) and 1900 <= number <= 2100
+
+
+@dataclass(frozen=True)
+class BundleLine:
+    source_id: str
+    page: int
+    line: int
+    text: str
+
+    @property
+    def locator(self) -> str:
+        return f"p.{self.page} L{self.line}-L{self.line}"
+
+
+def bundle_lines(bundles: Iterable[EvidenceBundle]) -> Iterator[BundleLine]:
+    """Every line of every bundle with its own one-line locator (each distinct line once)."""
+    seen: set[tuple[str, int, int]] = set()
+    for bundle in bundles:
+        span = Locator.parse(bundle.locator)
+        for offset, text in enumerate(bundle.text.split("\n")):
+            where = (bundle.source_id, span.page, span.line_start + offset)
+            if where not in seen:
+                seen.add(where)
+                yield BundleLine(bundle.source_id, span.page, span.line_start + offset, text)
+
+
+def competing_values(
+    value: Value, key: str, lines: Iterable[BundleLine], flagged: FlaggedLines, tolerance_pct: float
+) -> list[tuple[BundleLine, Token]]:
+    """Values of `value`'s kind, on lines mentioning all of `key`'s words, that differ from `value`."""
+    words = key_words(key)
+    if value.token is None or value.kind not in ("money", "number", "percent", "date") or not words:
+        return []
+    found: list[tuple[BundleLine, Token]] = []
+    for line in lines:
+        if (line.source_id, line.page, line.line) in flagged or not mentions(line.text, words):
+            continue
+        for token in extract_tokens(line.text):
+            if token.kind != value.token.kind or (_year_like(token) and not _year_like(value.token)):
+                continue
+            if differs(Value(token.text, token.kind, token), value, tolerance_pct):
+                found.append((line, token))
+    return found
+
+
+def covers(listed: ConflictValue, source_id: str, page: int, line: int) -> bool:
+    try:
+        span = Locator.parse(listed.locator)
+    except ValueError:
+        return False
+    return listed.source_id == source_id and span.page == page and span.line_start <= line <= span.line_end
+
+
+def lists_value(values: Sequence[ConflictValue], wanted: Value, tolerance_pct: float) -> bool:
+    return any(not differs(parse_value(v.value), wanted, tolerance_pct) for v in values)
+
+
+def flagged_lines(flagged: Mapping[str, Sequence[str]] | None) -> FlaggedLines:
+    """(source_id, page, line) of every line inside a flagged locator; malformed locators are ignored."""
+    lines: set[tuple[str, int, int]] = set()
+    for source_id, locators in (flagged or {}).items():
+        for locator in locators:
+            try:
+                span = Locator.parse(locator)
+            except ValueError:
+                continue
+            lines.update((source_id, span.page, n) for n in range(span.line_start, span.line_end + 1))
+    return frozenset(lines)
