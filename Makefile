@@ -18,9 +18,11 @@ install: $(BIN)/.installed
 demo: install
 	$(BIN)/quotebound ingest examples/hoa --store $(STORE)
 	$(BIN)/quotebound sources --store $(STORE)
-	$(BIN)/quotebound search "monthly assessment per unit" --store $(STORE) --top-k 3
-	$(BIN)/quotebound tool search_source '{"source_id": "budget-2025.md", "pattern": "assessment", "top_n": 3}' --store $(STORE)
-	$(BIN)/quotebound tool calc '{"expr": "325.00 * 12"}' --store $(STORE)
+	$(BIN)/quotebound ask "What is the minimum lease term?" --store $(STORE)
+	$(BIN)/quotebound ask "What is the monthly regular assessment per unit for 2025?" --store $(STORE)
+	$(BIN)/quotebound ask "What are the opening hours of the swimming pool?" --store $(STORE)
+	$(BIN)/quotebound ask "What's the square footage of my unit?" --store $(STORE) --session demo --json
+	$(BIN)/quotebound ask --store $(STORE) --session demo --reply unit=4B
 
 lint: install
 	$(BIN)/ruff check .

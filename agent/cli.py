@@ -199,6 +199,22 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--qdrant-url", help="a Qdrant server instead of the embedded store (env QUOTEBOUND_QDRANT_URL)")
 
     p = sub.add_parser(
+        "ask",
+        help="ask a question: a verified answer with citations, a clarify question, or an abstention",
+        description="Runs the cite-or-abstain graph. With --json it prints exactly one envelope (status answer, "
+        "abstain or clarify). A clarify exits 0; resume it with --session ID --reply field=value. On a terminal "
+        "without --json the clarify questions are asked interactively.",
+    )
+    p.add_argument("question", nargs="?", metavar="QUESTION")
+    store_options(p)
+    p.add_argument("--session", help="session id: clarify replies and context persist per session")
+    p.add_argument("--role", default="public", help="caller role (default public)")
+    p.add_argument("--model", help="extractive (default), chat:<provider>:<model>, or openai:<model>@<base_url>")
+    p.add_argument("--reply", action="append", metavar="FIELD=VALUE", help="answer a clarify question (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the envelope as JSON")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser(
         "ingest",
         help="index .txt, .md and .pdf files into a store",
         description="Index files (folders recursively). `source_id` is the path relative to the "

@@ -66,3 +66,16 @@ def test_help_teaches_the_tool(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for word in ("ingest", "search", "tool", "quote_fetch", "Exit codes"):
         assert word in out
+
+
+def test_ask_prints_one_envelope_and_resumes_a_clarify(store_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["ask", "How many hours may guests park?", "--store", str(store_dir), "--json"]) == EXIT_OK
+    envelope = json.loads(capsys.readouterr().out)
+    assert envelope["status"] == "answer" and "72 hours" in envelope["answer"]["level1"]
+    assert main(["ask", "How long may my guest park?", "--store", str(store_dir), "--session", "s1", "--json"]) == 0
+    clarify = json.loads(capsys.readouterr().out)
+    assert clarify["status"] == "clarify" and clarify["questions"][0]["field"] == "guest"
+    assert main(["ask", "--store", str(store_dir), "--session", "s1", "--reply", "guest=Sam", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] in {"answer", "abstain"}
+    assert main(["ask", "--store", str(store_dir), "--reply", "guest=Sam"]) == EXIT_USAGE
