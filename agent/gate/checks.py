@@ -75,17 +75,21 @@ def check_support_present(draft: Draft) -> list[Finding]:
 def _citation_finding(where: str, source_id: str, locator: str, check: Verification, fact: int | None) -> Finding:
     if check.status is Status.UNKNOWN_SOURCE:
         # Same words whether the source is missing or hidden: nothing here may reveal which.
-        code, message = FindingCode.UNKNOWN_SOURCE, f"{where}: unknown source {source_id!r}; cite only sources "
-        message += "returned by the tools"
+        code = FindingCode.UNKNOWN_SOURCE
+        message = f"{where}: unknown source {source_id!r}; cite only sources returned by the tools"
     elif check.status is Status.FAKE_LOCATOR:
         code = FindingCode.FAKE_LOCATOR
-        message = f"{where}: locator {locator!r} is not in the locator index of {source_id!r}; use a locator "
-        message += "returned by search_source or quote_fetch"
+        message = (
+            f"{where}: locator {locator!r} is not in the locator index of {source_id!r}; use a locator returned "
+            "by search_source or quote_fetch"
+        )
     elif check.status is Status.NOT_VERBATIM:
         shown = check.detail if len(check.detail) <= 300 else check.detail[:297] + "..."
         code = FindingCode.QUOTE_NOT_VERBATIM
-        message = f"{where}: the quote is not verbatim at {source_id} {locator}, which reads: {shown!r}; copy "
-        message += "the exact words (quote_fetch returns them)"
+        message = (
+            f"{where}: the quote is not verbatim at {source_id} {locator}, which reads: {shown!r}; copy the exact "
+            "words (quote_fetch returns them)"
+        )
     else:
         code = FindingCode.REF_NOT_RESOLVED
         message = f"{where}: {source_id} {locator} could not be resolved (too many lines?); cite a shorter span"

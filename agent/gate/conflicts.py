@@ -16,12 +16,22 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 
 from quotebound.agent.contracts import ConflictValue, EvidenceBundle, Locator
 
 from .tokens import Token, extract_tokens, value_token
 
 STRING_EPSILON = 2  # edits tolerated before two names count as different ("Acme Corp" vs "Acme Corp.")
+KEY_WINDOW = 5  # words allowed between a key word and a value for the value to count as stated for the key
+_WORD_RE = re.compile(r"[^\W_]+")
+_NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
 _KEY_STOPWORDS = frozenset("a an and of the for to in on per by at is are what which how much many".split())
 _NUMERIC = frozenset({"money", "number"})
 
@@ -47,6 +57,9 @@ def parse_value(text: str) -> Value:
     token = value_token(text)
     if token is not None and (len(text.strip()) <= 40 or not re.sub(r"[\s.,;:]", "", text[token.end :])):
         return Value(text, token.kind, token)
+    word = text.strip().casefold()
+    if word in _NUMBER_WORDS:  # "five" and "5" are one count
+        return Value(text, "number", Token(text, "number", ("num", Decimal(_NUMBER_WORDS[word])), 0, len(text)))
     return Value(text, "string")
 
 
@@ -94,7 +107,29 @@ def key_words(key: str) -> list[str]:
 def mentions(line: str, words: Sequence[str]) -> bool:
     """Every word of the key starts a word of the line ("assessment" also finds "assessments")."""
     folded = line.casefold()
-    return bool(words) and all(re.search(rf"(?<![^\W\d_]){re.escape(w)}", folded) for w in words)
+    if not words or not all(w in folded for w in words):  # cheap substring test first: most lines fail it
+        return False
+    return all(re.search(rf"(?<![^\W\d_]){re.escape(w)}", folded) for w in words)
+
+
+def near(folded: str, token: Token, words: Sequence[str], window: int) -> bool:
+    """At most `window` words stand between `token` and a word starting with one of the key's `words`.
+
+    Why: a one-word key ("budget") is mentioned by lines about other things ("the budget sets the monthly
+    assessment at $340.00"); a value counts as stated *for* the key only when it sits next to it.
+    """
+    spans = [(m.start(), m.end(), m.group()) for m in _WORD_RE.finditer(folded)]
+    before = [i for i, (_, end, _) in enumerate(spans) if end <= token.start]
+    after = [i for i, (start, _, _) in enumerate(spans) if start >= token.end]
+    first_after = after[0] if after else len(spans)
+    last_before = before[-1] if before else -1
+    for i, (_, _, word) in enumerate(spans):
+        if not word.startswith(tuple(words)):
+            continue
+        gap = last_before - i if i <= last_before else i - first_after if i >= first_after else -1
+        if 0 <= gap <= window:
+            return True
+    return False
 
 
 def _year_like(token: Token) -> bool:
@@ -113,6 +148,14 @@ class BundleLine:
     def locator(self) -> str:
         return f"p.{self.page} L{self.line}-L{self.line}"
 
+    @cached_property
+    def tokens(self) -> list[Token]:  # read once per draft, however many facts ask
+        return extract_tokens(self.text)
+
+    @cached_property
+    def folded(self) -> str:
+        return self.text.casefold()
+
 
 def bundle_lines(bundles: Iterable[EvidenceBundle]) -> Iterator[BundleLine]:
     """Every line of every bundle with its own one-line locator (each distinct line once)."""
@@ -127,21 +170,36 @@ def bundle_lines(bundles: Iterable[EvidenceBundle]) -> Iterator[BundleLine]:
 
 
 def competing_values(
-    value: Value, key: str, lines: Iterable[BundleLine], flagged: FlaggedLines, tolerance_pct: float
+    value: Value,
+    key: str,
+    lines: Iterable[BundleLine],
+    flagged: FlaggedLines,
+    tolerance_pct: float,
+    window: int = KEY_WINDOW,
 ) -> list[tuple[BundleLine, Token]]:
-    """Values of `value`'s kind, on lines mentioning all of `key`'s words, that differ from `value`."""
+    """Values of `value`'s kind that differ from it, on lines mentioning all of `key`'s words, within
+    `window` words of one of them. Flagged instructional lines are never read, and a line that also states
+    `value` itself agrees with the fact."""
     words = key_words(key)
     if value.token is None or value.kind not in ("money", "number", "percent", "date") or not words:
         return []
     found: list[tuple[BundleLine, Token]] = []
     for line in lines:
-        if (line.source_id, line.page, line.line) in flagged or not mentions(line.text, words):
+        if (line.source_id, line.page, line.line) in flagged or not mentions(line.folded, words):
             continue
-        for token in extract_tokens(line.text):
-            if token.kind != value.token.kind or (_year_like(token) and not _year_like(value.token)):
-                continue
-            if differs(Value(token.text, token.kind, token), value, tolerance_pct):
-                found.append((line, token))
+        candidates = [
+            Value(t.text, t.kind, t)
+            for t in line.tokens
+            if t.kind == value.token.kind and (not _year_like(t) or _year_like(value.token))
+        ]
+        if any(not differs(c, value, tolerance_pct) for c in candidates):
+            # The line states the fact's own value, so it agrees; its other figures are about something else
+            # ("three (3) of the five (5) directors").
+            continue
+        for candidate in candidates:
+            assert candidate.token is not None
+            if near(line.folded, candidate.token, words, window):
+                found.append((line, candidate.token))
     return found
 
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Literal
 
 TokenKind = Literal["money", "number", "percent", "date", "section", "code"]
@@ -48,7 +49,8 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _SUB = r"\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*"
 _SECTION_RE = re.compile(rf"(?:§§?\s*|\bsec(?:tion|\.)?\s+)(?P<sec>{_SUB})", re.I)
-_ARTICLE_RE = re.compile(r"\bart(?:icle|\.)\s+(?P<art>[ivxlcdm]+|\d+)\b", re.I)
+# Roman numerals upper case only, so "article did" is not Article 999.
+_ARTICLE_RE = re.compile(r"\b(?i:art(?:icle|\.))\s+(?P<art>[IVXLCDM]+|\d+)\b")
 _CODE_RE = re.compile(r"(?<![\w.$€£¥₹])(?=[A-Za-z-]*\d)(?=[\d-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 _ORDINAL_RE = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
 _FIGURE = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -59,6 +61,7 @@ _NUMBER_RE = re.compile(
 )
 # Citations inside the levels ("budget.md p.1 L3-L3", "doc://budget.md@v1#p.1 L3") are not claims.
 _LOCATOR_RE = re.compile(r"\bp\.\d+ L\d+(?:-L\d+)?\b|doc://[^\s#]*(?:#p\.\d+ L\d+(?:-L\d+)?)?")
+_HAS_DIGIT = re.compile(r"\d")
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -128,6 +131,13 @@ def number_token(m: re.Match[str], offset: int = 0) -> Token | None:
 
 def extract_tokens(text: str) -> list[Token]:
     """Every token of `text` that must be quoted, in reading order (strict: what an answer claims)."""
+    return list(_extract(text))
+
+
+@lru_cache(maxsize=4096)  # one draft reads the same quotes several times; repairs re-read most of them
+def _extract(text: str) -> tuple[Token, ...]:
+    if not _HAS_DIGIT.search(text) and not _ARTICLE_RE.search(text):
+        return ()  # every other kind of token needs a digit
     taken: list[tuple[int, int]] = []
     found: list[Token] = []
 
@@ -154,7 +164,12 @@ def extract_tokens(text: str) -> list[Token]:
         if token is not None and _free(taken, token.start, token.end):
             add(token)
     found.sort(key=lambda t: t.start)
-    return found
+    return tuple(found)
+
+
+def clear_token_cache() -> None:
+    """Forget remembered extractions (benchmarks measure the gate cold with this)."""
+    _extract.cache_clear()
 
 
 def quote_keys(text: str) -> set[Key]:
@@ -164,6 +179,8 @@ def quote_keys(text: str) -> set[Key]:
     for t in tokens:
         if t.kind == "date" and isinstance(t.key[1], str) and len(t.key[1]) == 10:
             keys.add(("date", t.key[1][:7]))  # "March 12, 2025" also says "March 2025"
+        if t.kind == "code":  # "FY2025" also says "2025"
+            keys.update(("num", Decimal(d)) for d in re.findall(r"\d+(?:\.\d+)?", t.text))
     percents = [(t.start, t.end) for t in tokens if t.kind == "percent"]
     for m in _NUMBER_RE.finditer(text):
         value = parse_decimal(m["num"])

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.tools.context import ToolContext
+from quotebound.tools.injection import FLAG_PREFIX
 
 from .alignment import check_calc, check_span_alignment
 from .checks import (
@@ -32,6 +33,19 @@ def verify_quotes(draft: Draft, verifier: QuoteVerifier) -> Checked:
     )
 
 
+def _with_bundle_flags(
+    flagged: Mapping[str, Sequence[str]] | None, bundles: Sequence[EvidenceBundle]
+) -> dict[str, list[str]]:
+    """`flagged` plus the instructional lines `resolve_evidence` flagged in the bundles: flags only ever add
+    blocks, so taking the union is safe whoever computed them."""
+    merged = {source_id: list(locators) for source_id, locators in (flagged or {}).items()}
+    for bundle in bundles:
+        for flag in bundle.flags:
+            if flag.startswith(FLAG_PREFIX):
+                merged.setdefault(bundle.source_id, []).append(flag[len(FLAG_PREFIX) :])
+    return merged
+
+
 def _secondary_only(checks: Sequence[Verification]) -> bool:
     return bool(checks) and all(c.provenance == "secondary" for c in checks)
 
@@ -47,11 +61,12 @@ def validate_draft(
 ) -> GateReport:
     """Check `draft` against the corpus as `ctx`'s caller may see it (and the `bundles` resolved for it).
 
-    `flagged` maps a source_id to the locators of lines flagged as instructional text; a quote from such a
-    line is never support. Returns a `GateReport` whose `ok` is True when no finding blocks.
+    `flagged` maps a source_id to the locators of lines flagged as instructional text (the bundles' own
+    `instructional_text:<locator>` flags are added); a quote from such a line is never support. Returns a
+    `GateReport` whose `ok` is True when no finding blocks.
     """
     checked = verify_quotes(draft, QuoteVerifier(ctx, bundles))
-    flagged_set = flagged_lines(flagged)
+    flagged_set = flagged_lines(_with_bundle_flags(flagged, bundles))
     findings: list[Finding] = [
         *check_clarify(draft, gate),
         *check_schema(draft),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from datetime import date
 from decimal import Decimal
@@ -285,6 +287,8 @@ def test_support_from_an_injected_instruction_is_blocked(ctx: ToolContext) -> No
     blocked(run(bad, ctx, bundles, flagged=flagged), FindingCode.INSTRUCTIONAL_SUPPORT)
     clean = draft("The pool deposit is $150.", [fact("The pool deposit is $150.", "pool.md", "p.1 L3-L4")])
     assert run(clean, ctx, bundles, flagged=flagged).ok
+    assert bundles[0].flags == ["instructional_text:p.1 L3-L3"]  # resolve_evidence flags the line itself
+    blocked(run(bad, ctx, bundles), FindingCode.INSTRUCTIONAL_SUPPORT)  # so bundle flags alone suffice
 
 
 def test_a_secondary_only_fact_is_annotated_not_blocked(ctx: ToolContext, budget: list[EvidenceBundle]) -> None:
@@ -302,6 +306,14 @@ def test_the_bundle_text_is_what_the_caller_may_see(ctx: ToolContext) -> None:
     raw = bundle(ctx, "doc://budget.md#p.1 L1-L6")
     redacted = raw.model_copy(update={"text": raw.text.replace("$325.00", "[redacted]")})
     blocked(run(draft(ASSESSMENT, [assessment_fact()]), ctx, [redacted]), FindingCode.QUOTE_NOT_VERBATIM)
+
+
+def test_the_gate_never_imports_guardrails() -> None:
+    code = (
+        "import sys, quotebound.agent.gate\n"
+        "assert not any(m.split('.')[0] in ('guardrails', 'litellm') for m in sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_insufficient_evidence_reports_need_a_gap(ctx: ToolContext) -> None:

@@ -1,0 +1,192 @@
+"""The gate's checks as guardrails-ai validators, and a caller's own Guard as an extra stage of the gate.
+
+Importing this module imports guardrails-ai (~3-7 s, and it pulls litellm), so nothing else in the gate does:
+`validate.py` never imports it. Before the import, `prepare_tiktoken_cache` points tiktoken at the bundled
+vocabularies and sets `LITELLM_LOCAL_MODEL_COST_MAP=True`, so neither fetches anything.
+
+Telemetry: guardrails turns hub metrics ON by default (`RC.enable_metrics` defaults to True without a
+`~/.guardrailsrc`; `Guard.__init__` calls `configure()`, which enables the process-wide `HubTelemetry`
+singleton). `Guard.configure(allow_metrics_collection=False)` sets `HubTelemetry()._enabled = False` and makes
+the Runner disable its tracer (guardrails/guard.py `_configure_hub_telemtry`, `_exec`), so every Guard built or
+run here is configured that way first, including a caller's own Guard.
+
+Validators (registered locally with `register_validator`, never fetched from the hub) read a Draft as JSON
+(the Guard's string output) or as a `Draft` / dict, and take the gate's inputs either as constructor arguments
+or from the validation metadata (metadata wins): `ctx` (a ToolContext), `bundles`, `gate`, `flagged`,
+`conflict_tolerance_pct`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.offline import default_cache_dir, prepare_tiktoken_cache
+from quotebound.tools.context import ToolContext
+
+from .findings import Finding, FindingCode
+from .validate import validate_draft
+
+prepare_tiktoken_cache(default_cache_dir())
+with warnings.catch_warnings():
+    # guardrails' CLI imports typer, which touches click APIs deprecated in click 8.2+: noise, not our code.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore", PendingDeprecationWarning)
+    from guardrails import Guard
+    from guardrails.validator_base import FailResult, PassResult, ValidationResult, Validator, register_validator
+
+_INPUTS = ("ctx", "bundles", "gate", "flagged", "conflict_tolerance_pct")
+
+
+def _as_draft(value: Any) -> Draft:
+    if isinstance(value, Draft):
+        return value
+    if isinstance(value, str | bytes):
+        return Draft.model_validate_json(value)
+    return Draft.model_validate(value)
+
+
+class GateValidator(Validator):
+    """Runs the gate and fails on the blocking findings whose code is in `codes` (all codes when empty)."""
+
+    codes: frozenset[FindingCode] = frozenset()
+
+    def __init__(
+        self,
+        ctx: ToolContext | None = None,
+        bundles: Sequence[EvidenceBundle] = (),
+        gate: GateStatus = "proceed",
+        flagged: Mapping[str, Sequence[str]] | None = None,
+        conflict_tolerance_pct: float = 1.0,
+        on_fail: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(on_fail=on_fail, **kwargs)
+        self._inputs: dict[str, Any] = {
+            "ctx": ctx,
+            "bundles": list(bundles),
+            "gate": gate,
+            "flagged": flagged,
+            "conflict_tolerance_pct": conflict_tolerance_pct,
+        }
+
+    def findings(self, value: Any, metadata: Mapping[str, Any]) -> list[Finding]:
+        """The blocking findings of this validator's rule (a `SCHEMA` finding when `value` is not a Draft)."""
+        inputs = {**self._inputs, **{k: metadata[k] for k in _INPUTS if k in metadata}}
+        ctx = inputs.pop("ctx")
+        if not isinstance(ctx, ToolContext):
+            raise TypeError(f"{type(self).__name__} needs `ctx` (a ToolContext), as an argument or in metadata")
+        try:
+            draft = _as_draft(value)
+        except (ValidationError, ValueError) as exc:
+            return [Finding(code=FindingCode.SCHEMA, message=f"not a Draft: {exc}")]
+        report = validate_draft(draft, ctx=ctx, **inputs)
+        return [f for f in report.findings if f.blocking and (not self.codes or f.code in self.codes)]
+
+    def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
+        found = self.findings(value, metadata or {})
+        if not found:
+            return PassResult()
+        return FailResult(
+            error_message="; ".join(f"{f.code.value}: {f.message}" for f in found),
+            metadata={"findings": [f.model_dump(mode="json") for f in found]},
+        )
+
+
+@register_validator(name="quotebound/gate", data_type="string")
+class QuoteboundGate(GateValidator):
+    """Every rule of the gate."""
+
+
+@register_validator(name="quotebound/citations", data_type="string")
+class CitationsVerified(GateValidator):
+    """hoa §3.2 and "no citations => abstain": supports exist, sources readable, locators real, quotes verbatim."""
+
+    codes = frozenset(
+        {
+            FindingCode.NO_SUPPORT,
+            FindingCode.NO_CITATIONS,
+            FindingCode.UNKNOWN_SOURCE,
+            FindingCode.FAKE_LOCATOR,
+            FindingCode.QUOTE_NOT_VERBATIM,
+            FindingCode.REF_NOT_RESOLVED,
+        }
+    )
+
+
+@register_validator(name="quotebound/span_alignment", data_type="string")
+class SpanAligned(GateValidator):
+    """hoa §3.1: every number, date and § token shown is in a verified quote or a recomputed calc."""
+
+    codes = frozenset({FindingCode.UNSUPPORTED_TOKEN})
+
+
+@register_validator(name="quotebound/calc", data_type="string")
+class CalcRecomputed(GateValidator):
+    codes = frozenset({FindingCode.CALC_MISMATCH, FindingCode.CALC_OPERAND_UNQUOTED})
+
+
+@register_validator(name="quotebound/conflicts", data_type="string")
+class ConflictsReported(GateValidator):
+    """hoa §3.3: disagreeing values are listed, and listed conflicts are real."""
+
+    codes = frozenset({FindingCode.CONFLICT_OMITTED, FindingCode.CONFLICT_VALUE_UNQUOTED})
+
+
+@register_validator(name="quotebound/clarify", data_type="string")
+class ClarifyEnforced(GateValidator):
+    """hoa §3.4."""
+
+    codes = frozenset({FindingCode.CLARIFY_REQUIRED, FindingCode.CLARIFY_TIMEOUT_NOT_REPORTED})
+
+
+@register_validator(name="quotebound/no_instructional_support", data_type="string")
+class NoInstructionalSupport(GateValidator):
+    """cpack §3: instructional text is never evidence."""
+
+    codes = frozenset({FindingCode.INSTRUCTIONAL_SUPPORT})
+
+
+RULE_VALIDATORS: tuple[type[GateValidator], ...] = (
+    CitationsVerified,
+    SpanAligned,
+    CalcRecomputed,
+    ConflictsReported,
+    ClarifyEnforced,
+    NoInstructionalSupport,
+)
+
+
+def without_metrics(guard: Guard) -> Guard:
+    """`guard`, with guardrails' hub telemetry switched off (see the module docstring)."""
+    guard.configure(allow_metrics_collection=False)
+    return guard
+
+
+def gate_guard(*, on_fail: str = "noop", **inputs: Any) -> Guard:
+    """A Guard running every rule validator, metrics off; `inputs` are the validators' constructor arguments."""
+    return without_metrics(Guard()).use(*(cls(on_fail=on_fail, **inputs) for cls in RULE_VALIDATORS))
+
+
+def run_user_guard(guard: Any, draft: Draft) -> list[Finding]:
+    """Run a caller's own Guard on the draft (as JSON) as an extra stage; its failures become USER_GUARD findings."""
+    if not isinstance(guard, Guard):
+        raise TypeError(f"expected a guardrails Guard, got {type(guard).__name__}")
+    without_metrics(guard)
+    try:
+        outcome = guard.validate(draft.model_dump_json())
+    except Exception as exc:  # a validator with on_fail="exception" raises; that is a failed check, not a crash
+        return [Finding(code=FindingCode.USER_GUARD, message=f"user guard failed: {exc}")]
+    if outcome.validation_passed:
+        return []
+    summaries = outcome.validation_summaries or []
+    findings = [
+        Finding(code=FindingCode.USER_GUARD, message=f"{s.validator_name}: {s.failure_reason}")
+        for s in summaries
+        if s.failure_reason
+    ]
+    return findings or [Finding(code=FindingCode.USER_GUARD, message=f"user guard failed: {outcome.error or '?'}")]
