@@ -164,6 +164,7 @@ def check_span_alignment(draft: Draft, checked: Checked) -> list[Finding]:
     texts = [
         ("level1", draft.levels.level1),
         ("level2", draft.levels.level2),
+        ("level3", draft.levels.level3),  # citations (masked), but the user sees it: a figure in it is a claim
         ("evidence.answer", evidence.answer),
         ("evidence.analysis", evidence.analysis),
     ]

@@ -104,6 +104,17 @@ def key_words(key: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if w not in _KEY_STOPWORDS and len(w) > 1]
 
 
+def key_identifiers(key: str) -> list[str]:
+    """Words of a key mixing letters and digits ("4b", "c-12"): they name one thing (a unit, a lot), so a line
+    about another thing, or about all of them, never competes with a fact about it."""
+    words = re.findall(r"[\w-]+", key.casefold())
+    return [w for w in dict.fromkeys(words) if re.search(r"\d", w) and re.search(r"[^\W\d_]", w)]
+
+
+def names_all(folded: str, identifiers: Sequence[str]) -> bool:
+    return all(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", folded) for i in identifiers)
+
+
 def mentions(line: str, words: Sequence[str]) -> bool:
     """Every word of the key starts a word of the line ("assessment" also finds "assessments")."""
     folded = line.casefold()
@@ -181,11 +192,14 @@ def competing_values(
     `window` words of one of them. Flagged instructional lines are never read, and a line that also states
     `value` itself agrees with the fact."""
     words = key_words(key)
+    identifiers = key_identifiers(key)
     if value.token is None or value.kind not in ("money", "number", "percent", "date") or not words:
         return []
     found: list[tuple[BundleLine, Token]] = []
     for line in lines:
         if (line.source_id, line.page, line.line) in flagged or not mentions(line.folded, words):
+            continue
+        if identifiers and not names_all(line.folded, identifiers):
             continue
         candidates = [
             Value(t.text, t.kind, t)

@@ -1,4 +1,5 @@
-"""The tokens an answer must copy from its quotes (hoa §3.1): numbers, money, percentages, dates, § tokens, codes.
+"""The tokens an answer must copy from its quotes (hoa §3.1): numbers, money, percentages, dates, clock times,
+§ tokens, codes.
 
 Normalization (what counts as "the same token"):
 
@@ -9,12 +10,16 @@ Normalization (what counts as "the same token"):
 - dates compare by ISO value: "2025-03-12" == "March 12, 2025" == "12 March 2025" == "03/12/2025" (slash dates
   read month first, US style, unless the first part exceeds 12). "March 2025" is the month "2025-03". A year
   standing alone ("2025") is a number.
+- clock times compare by 24-hour value: "22:00" == "10:00 pm" == "10 p.m." == "10:00 PM" == "22:00:00", and
+  "7 pm" == "19:00"; "12 am" is "00:00", "12 pm" is "12:00". A time needs minutes or an am/pm ("10" alone is a
+  number), and "10:30" without am/pm is 10:30 in the morning, so it never equals "10:30 p.m.".
 - section tokens by normalized text: "§ 4.2" == "§4.2" == "Section 4.2" == "Sec. 4.2"; "Article IV" == "Article 4".
 - codes (letters and digits mixed in one word: "5A", "B-12") compare casefolded, exactly.
 
 Quotes are read leniently (`quote_keys`): every figure written in a quote counts, including the parts of a date
-("2025" and "12" in "March 12, 2025") and a figure's magnitude without its sign; only a percentage never
-supports the bare number. Answers are read strictly (`extract_tokens`).
+("2025" and "12" in "March 12, 2025") or of a time ("10" and "30" in "10:30 p.m."), and a figure's magnitude
+without its sign; only a percentage never supports the bare number. Answers are read strictly (`extract_tokens`):
+"22:00" in an answer is a time, and only a quoted time (in any spelling) supports it.
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Literal
 
-TokenKind = Literal["money", "number", "percent", "date", "section", "code"]
+TokenKind = Literal["money", "number", "percent", "date", "time", "section", "code"]
 Key = tuple[str, object]
-VALUE_KINDS: frozenset[str] = frozenset({"money", "number", "percent", "date"})
+VALUE_KINDS: frozenset[str] = frozenset({"money", "number", "percent", "date", "time"})
 
 _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
@@ -46,6 +51,12 @@ _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})\b", re.I)),
     ("slash", re.compile(r"(?<![\w/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>\d{4})(?![\w/])")),
     ("my", re.compile(rf"\b{_MONTH},?\s+(?P<year>\d{{4}})\b", re.I)),
+)
+# "22:00", "9:00 AM", "10:30 p.m.", "7 pm", "7pm", "22:00:00"; a bare hour needs its am/pm (checked in `_time_key`).
+_TIME_RE = re.compile(
+    r"(?<![\w.:,/])(?P<h>\d{1,2})(?::(?P<m>\d{2})(?::(?P<s>\d{2}))?)?"
+    r"(?:\s?(?P<ampm>[ap])(?:\.m\.|\.?m\b))?(?![\w:])",
+    re.I,
 )
 _SUB = r"\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*"
 _SECTION_RE = re.compile(rf"(?:§§?\s*|\bsec(?:tion|\.)?\s+)(?P<sec>{_SUB})", re.I)
@@ -114,6 +125,22 @@ def _date_iso(kind: str, m: re.Match[str]) -> str | None:
     return _iso(year, month, int(m["day"]) if kind in ("mdy", "dmy") else None)
 
 
+def _time_key(m: re.Match[str]) -> str | None:
+    """ "HH:MM" (or "HH:MM:SS" when the seconds are not zero), or None when `m` is no valid clock time."""
+    if m["m"] is None and m["ampm"] is None:
+        return None  # "10" alone is a number
+    hour, minute, second = int(m["h"]), int(m["m"] or 0), int(m["s"] or 0)
+    if minute > 59 or second > 59:
+        return None
+    if m["ampm"] is not None:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if m["ampm"].lower() == "p" else 0)
+    elif hour > 23:
+        return None
+    return f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if second else "")
+
+
 def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     return all(end <= a or b <= start for a, b in taken)
 
@@ -156,6 +183,10 @@ def _extract(text: str) -> tuple[Token, ...]:
             iso = _date_iso(kind, m)
             if iso is not None and _free(taken, *m.span()):
                 add(Token(m.group(), "date", ("date", iso), m.start(), m.end()))
+    for m in _TIME_RE.finditer(text):
+        clock = _time_key(m)
+        if clock is not None and _free(taken, *m.span()):
+            add(Token(m.group(), "time", ("time", clock), m.start(), m.end()))
     for m in _CODE_RE.finditer(text):
         if not _ORDINAL_RE.fullmatch(m.group()) and _free(taken, *m.span()):
             add(Token(m.group(), "code", ("code", m.group().casefold().replace("-", "")), m.start(), m.end()))

@@ -30,7 +30,7 @@ from quotebound.tools.registry import ToolRegistry
 
 from .base import DraftInput
 from .extractive_calc import CalcPlan, ToolBudget, calc, convert, currency, operand, plan_two_operands
-from .extractive_lines import Index, LinePool, Scored, Thresholds, build_index, choose, rank
+from .extractive_lines import Index, Line, LinePool, Scored, Thresholds, build_index, choose, identifiers, rank
 from .extractive_repair import repair_facts
 from .extractive_text import (
     Question,
@@ -63,6 +63,7 @@ class ExtractiveModel:
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
         self._search(question, pool, request.bundles, budget)
+        self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
         index = build_index(question, pool)
         facts: list[Fact] = []
@@ -91,6 +92,26 @@ class ExtractiveModel:
                 hits = budget.call("search_source", args)
                 for hit in hits if isinstance(hits, list) else []:
                     pool.add_hit(source_id, str(hit.get("locator", "")), str(hit.get("snippet", "")))
+
+    def _read_table_headers(self, question: Question, pool: LinePool, budget: ToolBudget) -> None:
+        """A search hit on a table row ("| 4B | 4 | Ground | ... |") says nothing without its header row: fetch
+        the lines above the rows the question names by identifier, so the columns can be read."""
+        named = identifiers(question)
+        rows = [
+            line
+            for line in pool.candidates()
+            if named and is_table_row(line.text) and named <= tokens(line.text) and pool.header_row(line) is None
+        ]
+        for line in rows[: self.t.header_fetches]:
+            if line.line_no <= 1 or budget.left <= self.t.reserved_calls:
+                return
+            first = max(1, line.line_no - self.t.header_reach)
+            locator = f"p.{line.page} L{first}-L{line.line_no - 1}"
+            result = budget.call("quote_fetch", {"source_id": line.source_id, "locator": locator})
+            if not isinstance(result, dict):
+                continue
+            for offset, text in enumerate(str(result.get("quote", "")).split("\n")):
+                pool.add(Line(line.source_id, line.page, first + offset, text))
 
     def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
         if question.op in ("difference", "percentage", "share"):  # a line rarely states these: compute first
@@ -163,8 +184,10 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     line = scored.line
     secondary = pool.provenance.get(line.source_id) == "secondary"
     key = question.subject_key(scored.stated_period) if question.period else question.key
+    header = pool.header_row(line)
+    text = row_text(question, line.text, header.text) if header is not None else None
     return Fact(
-        text=clean(line.text) or line.text.strip(),
+        text=text or clean(line.text) or line.text.strip(),
         support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
         coverage=min(1.0, scored.coverage),
         key=key,
@@ -172,6 +195,25 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
         confidence=_confidence(scored.coverage, secondary),
         secondary_only=secondary,
     )
+
+
+def row_text(question: Question, row: str, header: str) -> str | None:
+    """A table row as `column: cell` pairs, the columns the question asks about first: "Square feet: 1,180
+    (Unit: 4B, Building: 4, ...)". Header words come from the same document; no figure is added."""
+    names = [c.replace("**", "").strip() for c in table_cells(header)]
+    cells = [c.replace("**", "").strip() for c in table_cells(row)]
+    if len(names) != len(cells) or not cells:
+        return None
+    asked_words = {w for w in question.words if not any(ch.isdigit() for ch in w)}
+    # a column name with a figure ("FY2025 budget") would put a figure in the answer that the quote lacks
+    pairs = [(name, cell) for name, cell in zip(names, cells, strict=True) if cell and not _DIGIT.search(name)]
+    asked = [f"{n}: {c}" for n, c in pairs if tokens(n) & asked_words and not tokens(c) & set(question.words)]
+    rest = [f"{n}: {c}" for n, c in pairs if f"{n}: {c}" not in asked]
+    if len(pairs) < len([c for c in cells if c]):
+        return None
+    if not asked:
+        return "; ".join(rest)
+    return f"{'; '.join(asked)} ({', '.join(rest)})"
 
 
 def _label(scored: Scored) -> str:

@@ -50,6 +50,8 @@ class Thresholds:
     search_top_n: int = 30
     search_pattern_chars: int = 200  # the tools' default pattern limit
     reserved_calls: int = 4  # tool calls kept back for calc after the searches
+    header_fetches: int = 2  # table rows whose header the model fetches with quote_fetch
+    header_reach: int = 40  # how many lines above such a row it reads (within quote_fetch's span limit)
     conflict_tolerance_pct: float = 1.0
 
 
@@ -173,6 +175,20 @@ class LinePool:
     def is_header_row(self, line: Line) -> bool:
         below = self.lines.get((line.source_id, line.page, line.line_no + 1))
         return is_table_row(line.text) and below is not None and _SEPARATOR_ROW.match(below.text) is not None
+
+    def header_row(self, line: Line) -> Line | None:
+        """The header row of the table `line` is a row of, if it has been read."""
+        if not is_table_row(line.text):
+            return None
+        for n in range(line.line_no - 1, max(0, line.line_no - _TABLE_REACH), -1):
+            above = self.lines.get((line.source_id, line.page, n))
+            if above is None:
+                continue
+            if not is_table_row(above.text):
+                return None
+            if self.is_header_row(above):
+                return above
+        return None
 
     def context_text(self, line: Line) -> str:
         """What frames a line: its table's header row, the nearest heading above it, and the document's name."""
@@ -333,8 +349,19 @@ def answers(question: Question, scored: Scored, t: Thresholds) -> bool:
     return question.kind is None or scored.value is not None
 
 
+def identifiers(question: Question) -> frozenset[str]:
+    """Question words mixing letters and digits ("4b", "c-12"): they name one thing, so they are never optional."""
+    return frozenset(w for w in question.words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w))
+
+
 def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
-    scored = [score_line(question, index, pool, line, t) for line in pool.candidates()]
+    candidates = pool.candidates()
+    # A line about unit 4B must mention 4B; a general sentence about every unit does not answer for 4B. The rule
+    # applies only to identifiers some readable line mentions, so an unknown one still leads to a gap, not to nothing.
+    named = [w for w in sorted(identifiers(question)) if w in index.weights]
+    if named:
+        candidates = [line for line in candidates if all(w in tokens(line.text) for w in named)]
+    scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t)]
     return sorted(good, key=lambda s: (-s.score, s.line.source_id, s.line.page, s.line.line_no))
 

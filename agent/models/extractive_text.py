@@ -60,12 +60,18 @@ def _cue_re(phrases: Iterable[str]) -> re.Pattern[str]:
 _CUE_RES: Final = {name: _cue_re(phrases) for name, phrases in CUES.items()}
 
 
+# Spellings of one measure that stemming cannot join ("square footage" is stated as "Square feet").
+_ALIASES = {"footage": "feet", "foot": "feet", "sq": "square", "sqft": "feet"}
+
+
 def normalize(token: str) -> str:
-    """Stemming-lite: lowercase, drop a possessive, strip a plural."""
+    """Stemming-lite: lowercase, drop a possessive, strip a plural, join a few aliases."""
     word = token.lower().replace("’", "'")
     if word.endswith("'s"):
         word = word[:-2]
     word = word.rstrip("'")
+    if word in _ALIASES:
+        return _ALIASES[word]
     if word.isalpha() and len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if word.isalpha() and len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):

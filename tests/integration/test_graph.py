@@ -85,13 +85,15 @@ def test_case1_ambiguity_asks_for_the_unit_then_answers(agent: Agent) -> None:
     all_quotes_verbatim(agent, answer)
 
 
-@pytest.mark.xfail(reason="the extractive model scores the 4B table row below a general sentence", strict=True)
 def test_case1_answer_quotes_the_row_of_the_unit_given(agent: Agent) -> None:
     sid = session()
     agent.ask("What's the square footage of my unit?", session_id=sid)
     answer = agent.resume(sid, {"unit": "4B"})
     assert isinstance(answer, AnswerEnvelope)
     assert "1,180" in answer.answer.level1 + answer.answer.level2
+    assert [c.ref for c in answer.citations] == ["doc://unit-schedule.md#p.1 L35-L35"] or all(
+        "4B" in s.quote for f in answer.evidence.facts for s in f.support
+    )
 
 
 def test_case2_missing_evidence_reports_insufficient_evidence(agent: Agent) -> None:

@@ -190,3 +190,17 @@ def test_competing_values_in_bundles_must_be_listed_with_source_and_locator() ->
     assert check_conflicts_in_bundles(draft([fact("$325.00", "a.md")], [listed]), bundles, frozenset()) == []
     wrong_place = listed.model_copy(update={"values": [cv("$325.00", "a.md"), cv("$340.00", "c.md")]})
     assert check_conflicts_in_bundles(draft([fact("$325.00", "a.md")], [wrong_place]), bundles, frozenset()) != []
+
+
+def test_a_line_about_another_unit_or_all_units_never_competes_with_a_unit_fact() -> None:
+    value = parse_value("4.25%")
+    lines = [
+        BundleLine("decl.md", 1, 26, "The Percentage Interests of all Units total 100.00%."),
+        BundleLine("sched.md", 1, 30, "Unit 3A percentage interest: 3.50%."),
+        BundleLine("sched.md", 1, 31, "Unit 2C percentage interest: 4.50%."),
+    ]
+    found = competing_values(value, "2c interest unit", lines, flagged=set(), tolerance_pct=1.0)
+    assert [(line.line, token.text) for line, token in found] == [(31, "4.50%")]
+    # without an identifier in the key, the general line competes
+    general = competing_values(value, "interest unit", lines, flagged=set(), tolerance_pct=1.0)
+    assert {line.line for line, _ in general} == {26, 30, 31}

@@ -116,3 +116,40 @@ def test_operands_and_values() -> None:
 def test_every_spelling_of_an_amount_has_one_key(amount: Decimal) -> None:
     spellings = [f"${amount:,.2f}", f"{amount:.2f}", f"{amount:,}", f"{amount.normalize():f}"]
     assert {key(s) for s in spellings} == {("num", amount)}
+
+
+@pytest.mark.parametrize(
+    "spelling", ["22:00", "10:00 pm", "10 p.m.", "10:00 PM", "10pm", "10 P.M.", "10:00 p.m", "22:00:00"]
+)
+def test_clock_times_compare_by_24_hour_value(spelling: str) -> None:
+    assert kinds(spelling) == [(spelling, "time")]
+    assert key(spelling) == ("time", "22:00")
+
+
+def test_clock_time_edge_cases() -> None:
+    assert key("7 pm") == key("19:00") == key("7:00 p.m.") == ("time", "19:00")
+    assert key("9:00 AM") == key("9 a.m.") == key("09:00") == ("time", "09:00")
+    assert key("12 am") == ("time", "00:00") and key("12:30 p.m.") == ("time", "12:30")
+    assert key("10:30") == ("time", "10:30") != key("10:30 p.m.")  # no am/pm: the morning
+    assert key("8:20:15 p.m.") == ("time", "20:20:15")
+    assert key("10") == ("num", Decimal("10"))  # an hour needs minutes or am/pm to be a time
+    for not_a_time in ("24:00", "13 pm", "12:60", "ratio 3:1", "7 amendments"):
+        assert all(t.kind == "number" for t in extract_tokens(not_a_time)), not_a_time
+    assert kinds("On March 12, 2025 at 7:30 p.m. (§ 4.2)") == [
+        ("March 12, 2025", "date"),
+        ("7:30 p.m.", "time"),
+        ("§ 4.2", "section"),
+    ]
+    token = value_token("at 7:00 p.m.")
+    assert token is not None and token.kind == "time"
+
+
+def test_a_quoted_time_supports_each_of_its_spellings_and_nothing_else() -> None:
+    pool = TokenPool.empty()
+    pool.add_quote("Quiet hours are from 10:00 p.m. to 7 a.m. every day.")
+    said = "22:00; 10 pm; 10:00 PM; 07:00; 7:00 AM; 7am; 23:00; 10:30 p.m.; 10:00; 7 pm; 19:00; 10; 7; 22"
+    supported = [t.text for t in extract_tokens(said) if pool.supports(t)]
+    assert supported == ["22:00", "10 pm", "10:00 PM", "07:00", "7:00 AM", "7am", "10", "7"]
+    assert all(t.kind == "time" for t in extract_tokens(said)[:11])
+    assert ("num", Decimal("22")) not in quote_keys("at 10:00 p.m.")  # the quote wrote 10, never 22
+    assert ("time", "22:00") not in quote_keys("at 10 tonight, 22 guests")  # numbers never support a time
