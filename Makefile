@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STORE ?= .quotebound
 
-.PHONY: install demo lint typecheck test eval bench clean
+.PHONY: install demo lint typecheck test test-fast eval bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,11 +28,21 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The `llm` tests drive a real 135M model through llama.cpp: .ci/llm.sh installs it (a ~5-minute build, once per
+# venv) and --require-llm makes a missing model a failure instead of a skip.
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/ruff format --check .
+	bash .ci/llm.sh $(VENV) >/dev/null
+	$(BIN)/python -m pytest --require-llm
+
+# The same suite without the real LLM (its tests skip): the quick loop while developing.
+test-fast: install
+	$(BIN)/python -m pytest -m "not llm"
 
 bench: install
+	$(BIN)/python benchmarks/bench_gate.py
+	$(BIN)/python benchmarks/bench_graph.py
 	$(BIN)/python benchmarks/bench_corpus.py
 
 clean:

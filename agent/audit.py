@@ -1,34 +1,35 @@
-"""The run receipts: an append-only ledger in the store's SQLite file, each receipt chained to the one before.
+"""The audit ledger's core: the hash chain, the stored row, and the `LedgerBackend` every store implements.
 
-Every run writes one receipt whatever its end (answer, abstain, clarify pause). A receipt's `hash` covers its
-body and the previous receipt's hash, so editing or deleting any receipt breaks every hash after it.
+Every run writes one receipt whatever its end (answer, abstain, clarify pause, error). Receipts are append-only
+and chained: a receipt's `hash` covers its `seq`, the previous receipt's hash, its audit_ref, run_id, time and
+body, and a one-row tip records the last seq and hash. So an edited body or hash, a receipt deleted or moved, and
+a truncated tail all show in `verify` (agent/ledger_verify.py). Someone who can rewrite the whole store can also
+rewrite the whole chain: copy the tip hash `quotebound audit verify` prints somewhere else to pin it.
+
+Backends: `SqliteLedger` (default, `STORE/audit.sqlite`) and `PostgresLedger` (`Settings.audit_dsn`), same
+schema, same chain. `open_ledger` picks one from the settings.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 import uuid
-from datetime import UTC, datetime
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, runtime_checkable
 
-from .errors import ErrorCode, OperatorError
+if TYPE_CHECKING:
+    from .ledger_verify import ChainReport
+    from .settings import Settings
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS receipts (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    audit_ref TEXT NOT NULL UNIQUE,
-    run_id TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    body TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL
-);
-"""
 GENESIS = "sha256:" + "0" * 64
+# Part of every hash, so a change to what the hash covers can never verify against rows written before it.
+CHAIN_FORMAT = "quotebound-ledger/2"
+LEDGER_FILE = "audit.sqlite"
 
 
 def canonical_json(data: Any) -> str:
@@ -43,76 +44,130 @@ def new_audit_ref() -> str:
     return f"audit://quotebound/{uuid.uuid4().hex}"
 
 
-class ReceiptLedger:
-    """Append-only receipts in `DIR/audit.sqlite`."""
+def chain_hash(seq: int, prev_hash: str, audit_ref: str, run_id: str, created_at: str, body: str) -> str:
+    """The hash of one receipt: a JSON array, so no field can bleed into the next."""
+    return sha256_text(canonical_json([CHAIN_FORMAT, seq, prev_hash, audit_ref, run_id, created_at, body]))
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self._lock = threading.Lock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(_SCHEMA)
-        except (sqlite3.DatabaseError, OSError) as exc:
-            raise OperatorError(ErrorCode.STORE_UNAVAILABLE, "the audit ledger cannot be opened") from exc
 
-    def append(self, audit_ref: str, run_id: str, body: dict[str, Any]) -> str:
-        """Write one receipt; returns its hash. Raises OperatorError when it cannot be written."""
-        created = datetime.now(UTC).isoformat()
-        try:
-            with self._lock:
-                self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    row = self.db.execute("SELECT hash FROM receipts ORDER BY seq DESC LIMIT 1").fetchone()
-                    prev = str(row[0]) if row else GENESIS
-                    text = canonical_json(body)
-                    digest = sha256_text(f"{prev}\n{audit_ref}\n{run_id}\n{created}\n{text}")
-                    self.db.execute(
-                        "INSERT INTO receipts (audit_ref, run_id, created_at, body, prev_hash, hash) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (audit_ref, run_id, created, text, prev, digest),
-                    )
-                except BaseException:
-                    self.db.execute("ROLLBACK")
-                    raise
-                self.db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            raise OperatorError(ErrorCode.STORE_UNAVAILABLE, "the audit receipt could not be written") from exc
-        return digest
+class LedgerEntry(TypedDict):
+    """One stored receipt with its body parsed (what `get` returns)."""
 
-    def get(self, audit_ref: str) -> dict[str, Any] | None:
-        with self._lock:
-            row = self.db.execute(
-                "SELECT seq, audit_ref, run_id, created_at, body, prev_hash, hash FROM receipts WHERE audit_ref = ?",
-                (audit_ref,),
-            ).fetchone()
-        if row is None:
-            return None
-        seq, ref, run_id, created, body, prev, digest = row
-        return {
-            "seq": seq,
-            "audit_ref": ref,
-            "run_id": run_id,
-            "created_at": created,
-            "body": json.loads(body),
-            "prev_hash": prev,
-            "hash": digest,
-        }
+    seq: int
+    audit_ref: str
+    run_id: str
+    created_at: str
+    body: dict[str, Any]
+    prev_hash: str
+    hash: str
 
-    def verify(self) -> tuple[bool, int | None]:
-        """Recompute the chain; returns (ok, seq of the first receipt that does not verify)."""
-        prev = GENESIS
-        with self._lock:
-            rows = self.db.execute(
-                "SELECT seq, audit_ref, run_id, created_at, body, prev_hash, hash FROM receipts ORDER BY seq"
-            ).fetchall()
-        for seq, ref, run_id, created, body, stored_prev, digest in rows:
-            expected = sha256_text(f"{prev}\n{ref}\n{run_id}\n{created}\n{body}")
-            if stored_prev != prev or digest != expected:
-                return False, int(seq)
-            prev = digest
-        return True, None
 
-    def close(self) -> None:
-        self.db.close()
+@dataclass(frozen=True)
+class LedgerRow:
+    """One stored receipt exactly as stored: `body` is the canonical JSON text the hash covers."""
+
+    seq: int
+    audit_ref: str
+    run_id: str
+    created_at: str
+    body: str
+    prev_hash: str
+    hash: str
+
+    def expected_hash(self) -> str:
+        return chain_hash(self.seq, self.prev_hash, self.audit_ref, self.run_id, self.created_at, self.body)
+
+    def entry(self) -> LedgerEntry:
+        return LedgerEntry(
+            seq=self.seq,
+            audit_ref=self.audit_ref,
+            run_id=self.run_id,
+            created_at=self.created_at,
+            body=json.loads(self.body),
+            prev_hash=self.prev_hash,
+            hash=self.hash,
+        )
+
+
+@dataclass(frozen=True)
+class LedgerTip:
+    """The chain's head as the ledger recorded it: seq 0 and GENESIS before the first receipt."""
+
+    seq: int
+    audit_ref: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class LedgerSnapshot:
+    """A consistent read of the whole ledger: the tip, and every row in seq order (streamed)."""
+
+    tip: LedgerTip | None
+    rows: Iterator[LedgerRow]
+
+
+@runtime_checkable
+class LedgerBackend(Protocol):
+    """Where receipts live. `append` must be atomic and serialized across every writer of the same ledger (threads,
+    processes, servers): it reads the tip, writes seq+1 chained to it and moves the tip, in one transaction."""
+
+    def append(self, audit_ref: str, run_id: str, body: Mapping[str, Any]) -> LedgerRow:
+        """Write one receipt. Raises OperatorError(AUDIT_UNAVAILABLE) when it cannot: then nothing may ship."""
+        ...
+
+    def find(self, audit_ref: str) -> LedgerRow | None: ...
+
+    def get(self, audit_ref: str) -> LedgerEntry | None: ...
+
+    def snapshot(self) -> AbstractContextManager[LedgerSnapshot]: ...
+
+    def verify(self) -> ChainReport: ...
+
+    def close(self) -> None: ...
+
+
+class ChainedLedger(ABC):
+    """What both backends share: `get` and `verify` over their own `find` and `snapshot`."""
+
+    @abstractmethod
+    def append(self, audit_ref: str, run_id: str, body: Mapping[str, Any]) -> LedgerRow: ...
+
+    @abstractmethod
+    def find(self, audit_ref: str) -> LedgerRow | None: ...
+
+    @abstractmethod
+    def snapshot(self) -> AbstractContextManager[LedgerSnapshot]: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def get(self, audit_ref: str) -> LedgerEntry | None:
+        row = self.find(audit_ref)
+        return row.entry() if row is not None else None
+
+    def verify(self) -> ChainReport:
+        from .ledger_verify import verify_rows
+
+        with self.snapshot() as snapshot:
+            return verify_rows(snapshot.tip, snapshot.rows)
+
+    def __enter__(self) -> ChainedLedger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def ledger_path(settings: Settings) -> Path:
+    return Path(settings.store) / LEDGER_FILE
+
+
+def open_ledger(settings: Settings, *, create: bool = True) -> LedgerBackend:
+    """Postgres when `settings.audit_dsn` is set, else `STORE/audit.sqlite`. With `create=False` a missing
+    SQLite ledger is an OperatorError (reading or verifying must not conjure an empty, intact ledger)."""
+    if settings.audit_dsn:
+        from .ledger_postgres import PostgresLedger
+
+        return PostgresLedger(settings.audit_dsn)
+    from .ledger_sqlite import SqliteLedger
+
+    return SqliteLedger(ledger_path(settings), create=create)

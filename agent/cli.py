@@ -24,9 +24,13 @@ Start here:
   quotebound sources --store .quotebound                 # what is in the store
   quotebound search "monthly assessment" --store .quotebound
   quotebound tool quote_fetch '{"source_id": "budget-2025.md", "locator": "p.1 L1-L3"}' --store .quotebound
+  quotebound audit verify --store .quotebound            # every run's receipt, hash-chained
+  quotebound audit show audit://quotebound/<id> --store .quotebound
 
-Exit codes: 0 ok, 1 something failed (a file did not ingest, a tool refused), 2 bad usage or request,
-3 misconfiguration or an unavailable store (the operator must act).
+Exit codes: 0 ok, 1 something failed (a file did not ingest, a tool refused, a broken audit chain), 2 bad usage
+or request, 3 misconfiguration or an unavailable store (the operator must act); `ask` also exits 3 when it
+prints an error envelope (status "error", e.g. the audit ledger could not record the run, so no answer was
+given).
 """
 
 
@@ -35,6 +39,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         store=getattr(args, "store", None),
         embedder=getattr(args, "embedder", None),
         qdrant_url=getattr(args, "qdrant_url", None),
+        policy_file=getattr(args, "policy", None),
     )
 
 
@@ -110,12 +115,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     from quotebound.tools.context import ToolContext
     from quotebound.tools.corpus import Corpus
     from quotebound.tools.policy import Caller
+    from quotebound.tools.policy_file import load_policy
     from quotebound.tools.retrieval import HybridRetriever
     from quotebound.tools.store import Store
 
-    with Store(_settings(args)) as store:
-        ctx = ToolContext(Corpus(store), caller=Caller(role=args.role))
-        hits = HybridRetriever(store).search(args.query, top_k=args.top_k, allow=ctx.can_read)
+    settings = _settings(args)
+    policy = load_policy(settings)  # before the store opens: a bad policy file fails fast
+    with Store(settings) as store:
+        ctx = ToolContext(Corpus(store), caller=Caller(role=args.role), policy=policy)
+        hits = HybridRetriever(store).search(
+            args.query, top_k=args.top_k, allow=ctx.can_read, changed=ctx.changed_chunks
+        )
     if args.json:
         _print_json([hit.model_dump(mode="json") for hit in hits], sys.stdout)
     else:
@@ -128,6 +138,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
     from quotebound.tools.context import ToolContext
     from quotebound.tools.corpus import Corpus
     from quotebound.tools.policy import Caller
+    from quotebound.tools.policy_file import load_policy
     from quotebound.tools.registry import ToolRegistry
     from quotebound.tools.store import Store
 
@@ -135,8 +146,10 @@ def cmd_tool(args: argparse.Namespace) -> int:
         tool_args = json.loads(args.json_args)
     except json.JSONDecodeError as exc:
         raise CallerError(ErrorCode.BAD_REQUEST, f"JSON-ARGS is not valid JSON ({exc.msg} at {exc.pos})") from exc
-    with Store(_settings(args)) as store:
-        registry = ToolRegistry(ToolContext(Corpus(store), caller=Caller(role=args.role)))
+    settings = _settings(args)
+    policy = load_policy(settings)
+    with Store(settings) as store:
+        registry = ToolRegistry(ToolContext(Corpus(store), caller=Caller(role=args.role), policy=policy))
         outcome = registry.invoke(args.name, tool_args)
     _print_json(outcome, sys.stdout)
     return EXIT_OK if outcome["ok"] else EXIT_FAILED
@@ -153,6 +166,8 @@ def _parse_replies(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from quotebound.tools.policy_file import load_policy
+
     from .agent import Agent
     from .render import render_envelope
 
@@ -164,7 +179,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.model:
         settings = settings.model_copy(update={"model": args.model})
-    with Agent(settings) as agent:
+    policy = load_policy(settings)  # before the agent opens the store: a bad policy file fails fast
+    with Agent(settings, policy=policy) as agent:
         if replies:
             envelope = agent.resume(args.session, replies)
         else:
@@ -182,7 +198,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             print(
                 f"resume with: quotebound ask --store {args.store} --session {envelope.session_id} --reply FIELD=VALUE"
             )
-    return EXIT_OK
+    return EXIT_OPERATOR if envelope.status == "error" else EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -198,17 +214,24 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--store", default=".quotebound", help="store folder (default: .quotebound)")
         p.add_argument("--qdrant-url", help="a Qdrant server instead of the embedded store (env QUOTEBOUND_QDRANT_URL)")
 
+    def policy_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
+        )
+
     p = sub.add_parser(
         "ask",
         help="ask a question: a verified answer with citations, a clarify question, or an abstention",
         description="Runs the cite-or-abstain graph. With --json it prints exactly one envelope (status answer, "
-        "abstain or clarify). A clarify exits 0; resume it with --session ID --reply field=value. On a terminal "
-        "without --json the clarify questions are asked interactively.",
+        "abstain, clarify or error). A clarify exits 0; resume it with --session ID --reply field=value. On a "
+        "terminal without --json the clarify questions are asked interactively. An error envelope (the run could "
+        "not be recorded in the audit ledger, or the store failed) carries no answer and exits 3.",
     )
     p.add_argument("question", nargs="?", metavar="QUESTION")
     store_options(p)
     p.add_argument("--session", help="session id: clarify replies and context persist per session")
     p.add_argument("--role", default="public", help="caller role (default public)")
+    policy_option(p)
     p.add_argument("--model", help="extractive (default), chat:<provider>:<model>, or openai:<model>@<base_url>")
     p.add_argument("--reply", action="append", metavar="FIELD=VALUE", help="answer a clarify question (repeatable)")
     p.add_argument("--json", action="store_true", help="print the envelope as JSON")
@@ -244,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     store_options(p)
     p.add_argument("--top-k", type=int, default=8)
     p.add_argument("--role", default="public")
+    policy_option(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
@@ -257,7 +281,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("json_args", metavar="JSON-ARGS")
     store_options(p)
     p.add_argument("--role", default="public")
+    policy_option(p)
     p.set_defaults(func=cmd_tool)
+
+    from .cli_audit import add_audit_parser
+
+    add_audit_parser(sub)
     return parser
 
 

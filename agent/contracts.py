@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .errors import ErrorCode
+
 SCHEMA_VERSION = "v1"
 
 ProvenanceKind = Literal["primary", "secondary", "unknown"]
@@ -225,7 +227,7 @@ class AnswerLevels(Contract):
     level3: str
 
 
-GateStatus = Literal["proceed", "clarify", "proceed_after_clarify_timeout"]
+GateStatus = Literal["proceed", "clarify", "proceed_after_clarify_timeout", "deny"]
 
 
 class Draft(Contract):
@@ -323,7 +325,19 @@ class ClarifyEnvelope(Contract):
     meta: Meta
 
 
-Envelope = Annotated[AnswerEnvelope | AbstainEnvelope | ClarifyEnvelope, Field(discriminator="status")]
+class ErrorEnvelope(Contract):
+    """A run that could not end in an answer, an abstention or a clarify (the audit ledger refused its receipt,
+    the store failed). `message` is fixed text per `code`: never an exception's text, a path or a source name."""
+
+    status: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    retryable: bool
+    audit_ref: str = Field(description="the error's receipt; it resolves to nothing when the ledger itself failed")
+    meta: Meta
+
+
+Envelope = Annotated[AnswerEnvelope | AbstainEnvelope | ClarifyEnvelope | ErrorEnvelope, Field(discriminator="status")]
 
 
 # --- Tool results and retrieval pointers -------------------------------------------------------------------
@@ -376,6 +390,7 @@ def json_schemas() -> dict[str, dict[str, Any]]:
         "answer_envelope": AnswerEnvelope,
         "abstain_envelope": AbstainEnvelope,
         "clarify_envelope": ClarifyEnvelope,
+        "error_envelope": ErrorEnvelope,
         "retrieval_hit": RetrievalHit,
         "search_hit": SearchHit,
         "quote_result": QuoteResult,
@@ -383,4 +398,7 @@ def json_schemas() -> dict[str, dict[str, Any]]:
     }
     schemas = {f"{name}.{SCHEMA_VERSION}.json": model.model_json_schema() for name, model in models.items()}
     schemas[f"envelope.{SCHEMA_VERSION}.json"] = TypeAdapter(Envelope).json_schema()
+    from .receipt import Receipt  # receipt.py builds on these contracts
+
+    schemas[f"receipt.{SCHEMA_VERSION}.json"] = Receipt.model_json_schema()
     return schemas

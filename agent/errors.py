@@ -36,6 +36,9 @@ class ErrorCode(StrEnum):
     STORE_UNAVAILABLE = "store_unavailable"
     MODEL_FILES_INVALID = "model_files_invalid"
     RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"
+    TOOL_FAILED = "tool_failed"  # a tool raised an unexpected exception: a bug or a broken dependency
+    AUDIT_UNAVAILABLE = "audit_unavailable"  # the run's receipt could not be written: nothing may ship
+    INTERNAL_ERROR = "internal_error"  # a run failed in a way nothing above names (a bug)
 
 
 class QuoteboundError(Exception):

@@ -9,7 +9,9 @@ def render_envelope(envelope: Any) -> str:
     data = envelope.model_dump(mode="json") if hasattr(envelope, "model_dump") else dict(envelope)
     lines: list[str] = []
     status = data["status"]
-    if status == "clarify":
+    if status == "error":
+        lines.append(f"ERROR ({data['code']}): {data['message']}")
+    elif status == "clarify":
         lines.append("I need more detail before I can answer:")
         for question in data["questions"]:
             lines.append(f"  - {question['prompt']}  [field: {question['field']}]")

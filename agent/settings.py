@@ -56,7 +56,16 @@ class AttemptLimits(BaseModel):
     n_repairs: int = Field(default=2, ge=0, le=10)
     max_tool_calls: int = Field(default=12, ge=0, le=100)
     context_token_budget: int = Field(default=3000, ge=100, le=200_000)
+    max_output_tokens: int = Field(
+        default=1024, ge=16, le=100_000, description="cap on each chat-model reply, so a rambling model ends"
+    )
+    output_retries: int = Field(
+        default=2, ge=0, le=10, description="times a chat model is told its invalid Draft's errors and asked again"
+    )
     conflict_delta_percent: float = Field(default=1.0, ge=0, le=100)
+    model_timeout_s: float = Field(
+        default=600, gt=0, le=7200, description="wall-clock cap on one draft or repair call; past it the run abstains"
+    )
 
 
 class Settings(BaseModel):
@@ -75,6 +84,19 @@ class Settings(BaseModel):
     attempts: AttemptLimits = Field(default_factory=AttemptLimits)
     model: str = Field(default="extractive", description="`extractive`, or a chat model spec (see agent.models)")
     model_api_key: SecretStr | None = Field(default=None, description="API key of the model server, if it needs one")
+    audit_dsn: str | None = Field(
+        default=None,
+        repr=False,  # a DSN may carry a password
+        description="PostgreSQL DSN of the audit ledger (needs quotebound[postgres]); None = STORE/audit.sqlite",
+    )
+    access_request_hint: str | None = Field(
+        default=None,
+        max_length=500,
+        description="how to request access, shown in abstention hints (else the policy file's `access_request`)",
+    )
+    policy_file: Path | None = Field(
+        default=None, description="a policy file (YAML, see tools/policy_file.py); None = the built-in DefaultPolicy"
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -93,6 +115,10 @@ class Settings(BaseModel):
             values["model_api_key"] = env["QUOTEBOUND_MODEL_API_KEY"]
         if env.get("QUOTEBOUND_QDRANT_API_KEY"):
             values["qdrant_api_key"] = env["QUOTEBOUND_QDRANT_API_KEY"]
+        if env.get("QUOTEBOUND_POLICY"):
+            values["policy_file"] = Path(env["QUOTEBOUND_POLICY"])
+        if env.get("QUOTEBOUND_AUDIT_DSN"):
+            values["audit_dsn"] = env["QUOTEBOUND_AUDIT_DSN"]
         values.update({key: value for key, value in overrides.items() if value is not None})
         try:
             return cls.model_validate(values)

@@ -1,7 +1,7 @@
 """`clarify`: pause the run with the clarify envelope; resume on the same thread with the user's replies.
 
 The node writes the round's receipt before it pauses. LangGraph re-runs a node from its start when it
-resumes, so the receipt's `audit_ref` is derived from the run and round and written only once.
+resumes, so the receipt's `audit_ref` is derived from the run and the pause's number and written only once.
 """
 
 from __future__ import annotations
@@ -37,7 +37,10 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
     pending = state.get("clarify") or {}
     run_id = state["run_id"]
-    audit_ref = f"audit://quotebound/{run_id}-clarify-{pending.get('round', 1)}"
+    # The pauses this run already made, from its path: the same on a re-run, unlike the preflight's round counter
+    # (which a cooldown resets).
+    pause = sum(1 for node in state.get("path", []) if node == Node.CLARIFY.value) + 1
+    audit_ref = f"audit://quotebound/{run_id}-clarify-{pause}"
     envelope = ClarifyEnvelope(
         session_id=state["session_id"],
         questions=pending.get("questions", []),
@@ -49,6 +52,6 @@ def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             latency_ms=round((time.time() - state["started_at"]) * 1000, 1),
         ),
     ).model_dump(mode="json")
-    write_receipt(ctx, state, envelope, once=True)
+    write_receipt(ctx, {**state, "path": [*state.get("path", []), Node.CLARIFY.value]}, envelope, once=True)  # type: ignore[arg-type]
     replies = clean_replies(interrupt(envelope))
     return {"path": [Node.CLARIFY.value], "context": replies}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from quotebound.agent.audit import ReceiptLedger
+from quotebound.agent.audit import LedgerBackend
 from quotebound.agent.models.base import DraftingModel
 from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
@@ -20,7 +20,7 @@ class RunContext:
     settings: Settings
     store: Store
     model: DraftingModel
-    ledger: ReceiptLedger
+    ledger: LedgerBackend
     policy: Policy = field(default_factory=DefaultPolicy)
     user_guard: object | None = None  # a guardrails-ai Guard run as an extra stage of the gate
 

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import asdict
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import Draft, EvidenceBundle, ReasonCode
-from quotebound.agent.errors import OperatorError
+from quotebound.agent.contracts import Draft, EvidenceBundle
 from quotebound.agent.models.base import DraftInput
 from quotebound.tools.registry import ALL_TOOLS, REPAIR_TOOLS, ToolRegistry
 
 from .context import RunContext
+from .deadline import call_with_deadline
 from .evidence import resolved_question
+from .faults import model_fault, tool_fault
 from .names import Node
 from .state import RunState
-
-log = logging.getLogger(__name__)
 
 
 def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
@@ -36,6 +34,19 @@ def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
     )
 
 
+def _call_model(ctx: RunContext, request: DraftInput, tools: ToolRegistry, *, repair: bool) -> Draft:
+    """The model's draft (or repair), validated, within the per-call deadline."""
+
+    def call() -> Draft:
+        draft = ctx.model.repair(request, tools) if repair else ctx.model.draft(request, tools)
+        return draft if isinstance(draft, Draft) else Draft.model_validate(draft)
+
+    try:
+        return call_with_deadline(call, ctx.settings.attempts.model_timeout_s)
+    finally:
+        tools.close()  # whatever happened, an abandoned call can no longer reach the store
+
+
 def _run_model(state: RunState, ctx: RunContext, *, repair: bool) -> dict[str, Any]:
     node = Node.REPAIR if repair else Node.DRAFT
     tools = ToolRegistry(
@@ -46,17 +57,17 @@ def _run_model(state: RunState, ctx: RunContext, *, repair: bool) -> dict[str, A
     update: dict[str, Any] = {"path": [node.value]}
     try:
         request = _request(state, ctx, repair=repair)
-        draft = ctx.model.repair(request, tools) if repair else ctx.model.draft(request, tools)
-        if not isinstance(draft, Draft):
-            draft = Draft.model_validate(draft)
-        update["draft"] = draft.model_dump(mode="json")
-    except OperatorError as exc:
-        update["failure"] = {"reason_code": ReasonCode.RETRIEVAL_UNAVAILABLE.value, "detail": exc.code.value}
-    except Exception as exc:  # an untrusted model may fail in any way: it ends the run, never crashes it
-        log.info("model %s failed in %s: %s", ctx.model.model_id, node.value, type(exc).__name__)
-        update["failure"] = {"reason_code": ReasonCode.MODEL_ERROR.value, "detail": type(exc).__name__}
+        draft = _call_model(ctx, request, tools, repair=repair)
+    except Exception as exc:  # an untrusted model may fail in any way (a timeout too): never a crash
+        update["failure"] = tool_fault(node, tools) if tools.faults else model_fault(node, ctx.model.model_id, exc)
+    else:
+        if tools.faults:  # even when the model carried on: what it read may be incomplete, so nothing ships
+            update["failure"] = tool_fault(node, tools)
+        else:
+            update["draft"] = draft.model_dump(mode="json")
+    calls = list(tools.calls)  # a copy: a call already inside a tool when the deadline passed may still append
     update["tool_calls"] = [
-        {**asdict(call), "node": node.value, "result": None if not call.ok else "ok"} for call in tools.calls
+        {**asdict(call), "node": node.value, "result": None if not call.ok else "ok"} for call in calls
     ]
     if repair:
         update["repairs"] = int(state.get("repairs", 0)) + 1

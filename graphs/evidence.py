@@ -1,5 +1,8 @@
 """`retrieve` returns pointers; `resolve` turns them into EvidenceRefs, resolves each under the caller's
-policy with `resolve_evidence`, and packs the bundles into the model's token budget. Only bundles flow on."""
+policy with `resolve_evidence`, and packs the bundles into the model's token budget. Only bundles flow on.
+
+Both only read the store: any exception here (vector store gone, locator index corrupt, embedder broken) is a
+store fault and ends the run in a `retrieval_unavailable` abstention."""
 
 from __future__ import annotations
 
@@ -7,10 +10,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import ReasonCode
-from quotebound.agent.errors import ModelError, OperatorError
+from quotebound.agent.errors import ModelError
 
 from .context import RunContext
+from .faults import store_fault
 from .names import Node
 from .state import RunState
 
@@ -24,38 +27,42 @@ def resolved_question(state: RunState) -> str:
 
 def retrieve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
-    tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
+    update: dict[str, Any] = {"path": [Node.RETRIEVE.value]}
     try:
-        hits = ctx.retriever.search(resolved_question(state), allow=tools.can_read)
-    except OperatorError as exc:
-        failure = {"reason_code": ReasonCode.RETRIEVAL_UNAVAILABLE.value, "detail": exc.code.value}
-        return {"path": [Node.RETRIEVE.value], "hits": [], "failure": failure}
-    return {"path": [Node.RETRIEVE.value], "hits": [hit.model_dump(mode="json") for hit in hits]}
+        tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
+        hits = ctx.retriever.search(resolved_question(state), allow=tools.can_read, changed=tools.changed_chunks)
+    except Exception as exc:  # everything this node does reads the store or its indexes
+        return {**update, "hits": [], "failure": store_fault(Node.RETRIEVE, exc)}
+    return {**update, "hits": [hit.model_dump(mode="json") for hit in hits]}
 
 
 def resolve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    update: dict[str, Any] = {"path": [Node.RESOLVE.value]}
+    try:
+        bundles = _resolve_hits(state, runtime.context)
+    except Exception as exc:  # the locator index or the lines table failed: nothing resolved can be trusted
+        return {**update, "bundles": [], "failure": store_fault(Node.RESOLVE, exc)}
+    return {**update, "bundles": bundles}
+
+
+def _resolve_hits(state: RunState, ctx: RunContext) -> list[dict[str, Any]]:
     from quotebound.agent.offline import token_counter
     from quotebound.tools.resolve_evidence import resolve_evidence
 
-    ctx = runtime.context
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     counter = token_counter()
     budget = ctx.settings.attempts.context_token_budget
     bundles: list[dict[str, Any]] = []
     used = 0
-    try:
-        for hit in state.get("hits", []):
-            ref = f"doc://{hit['source_id']}@v{hit['version']}#{hit['locator']}"
-            try:
-                bundle = resolve_evidence(tools, ref)
-            except ModelError:
-                continue  # unresolvable or not allowed for this caller: it simply is not evidence
-            cost = counter.count(bundle.text)
-            if used + cost > budget:
-                continue  # a later, smaller bundle may still fit
-            used += cost
-            bundles.append(bundle.model_dump(mode="json"))
-    except OperatorError as exc:
-        failure = {"reason_code": ReasonCode.RETRIEVAL_UNAVAILABLE.value, "detail": exc.code.value}
-        return {"path": [Node.RESOLVE.value], "bundles": [], "failure": failure}
-    return {"path": [Node.RESOLVE.value], "bundles": bundles}
+    for hit in state.get("hits", []):
+        ref = f"doc://{hit['source_id']}@v{hit['version']}#{hit['locator']}"
+        try:
+            bundle = resolve_evidence(tools, ref)
+        except ModelError:
+            continue  # unresolvable or not allowed for this caller: it simply is not evidence
+        cost = counter.count(bundle.text)
+        if used + cost > budget:
+            continue  # a later, smaller bundle may still fit
+        used += cost
+        bundles.append(bundle.model_dump(mode="json"))
+    return bundles

@@ -5,6 +5,8 @@ Four signals, none of which assumes anything about the documents:
 - AmbiguousSubject: deixis only the user can resolve ("my unit", "our lot", "today", "this year");
 - InsufficientParameters: a computation over a quantity the user left open ("for a few months");
 - InsufficientGrounding: the corpus knows the topic but covers too little of a very short question.
+Before any of them, the policy pre-check (adr-0010 G4): a restricted topic, an attempt to enumerate what is
+hidden or to exfiltrate prompts or the policy fails closed (`gate: deny`), before any retrieval or clarify.
 What the session context or earlier replies already resolve is not asked again. The same clarify prompt
 repeated `max_same_prompt_rounds` times without new values upgrades the run to
 `proceed_after_clarify_timeout` (hoa §1 "Clarify exhaustion"); a cooldown resets the counter.
@@ -20,7 +22,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import GateStatus
+from quotebound.agent.contracts import GateStatus, Locator, ReasonCode
+from quotebound.tools.policy import Caller
 
 from .context import RunContext
 from .names import Node
@@ -74,7 +77,7 @@ def _ask(field_name: str, prompt: str) -> dict[str, Any]:
     return {"field": field_name, "prompt": prompt, "options": [], "allow_free_text": True}
 
 
-def assess(question: str, context: dict[str, str], ctx: RunContext) -> Assessment:
+def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Caller | None = None) -> Assessment:
     """The four signals for one question, given what the session already knows."""
     thresholds = ctx.settings.gate
     signals: list[str] = []
@@ -114,7 +117,7 @@ def assess(question: str, context: dict[str, str], ctx: RunContext) -> Assessmen
     coverage = None
     words = content_words(question)
     if not missing and 0 < len(words) <= 2:
-        coverage = _lexical_coverage(question, words, ctx)
+        coverage = _lexical_coverage(question, words, ctx, caller or Caller())
         if 0 < coverage < thresholds.retrieval_min_coverage and "detail" not in known:
             signals.append("InsufficientGrounding")
             missing.append("detail")
@@ -122,16 +125,29 @@ def assess(question: str, context: dict[str, str], ctx: RunContext) -> Assessmen
     return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from)
 
 
-def _lexical_coverage(question: str, words: list[str], ctx: RunContext) -> float:
-    """Share of the question's content words found in the best lexical hits (no model, no embedding)."""
-    hits = ctx.corpus.lexical_search(question, 5)
+def _lexical_coverage(question: str, words: list[str], ctx: RunContext, caller: Caller) -> float:
+    """Share of the question's content words found in the best lexical hits (no model, no embedding), among the
+    sources the caller may read: whether to ask for detail must not depend on a hidden source's words."""
+    hits = ctx.corpus.lexical_search(question, ctx.settings.retrieval.candidates)
     if not hits:
         return 0.0
-    with ctx.store.lock:
-        rows = ctx.store.db.execute(
-            f"SELECT text FROM chunks WHERE chunk_id IN ({','.join('?' * len(hits))})", [cid for cid, _ in hits]
-        ).fetchall()
-    text = " ".join(str(row[0]) for row in rows).lower()
+    tools = ctx.tools_for(caller.role, sorted(caller.labels))
+    pointers = ctx.corpus.chunk_pointers(cid for cid, _ in hits)
+    readable: dict[str, bool] = {}
+    texts: list[str] = []
+    for chunk_id, _ in hits:  # in BM25 order
+        pointer = pointers.get(chunk_id)
+        if pointer is None:
+            continue
+        if pointer.source_id not in readable:
+            readable[pointer.source_id] = tools.can_read(pointer.source_id)
+        if readable[pointer.source_id]:
+            # the text as the caller sees it: a masked word must not decide whether to ask for detail
+            source = tools.readable_source(pointer.source_id, pointer.version)
+            texts.append("\n".join(tools.visible_lines(source, Locator.parse(pointer.locator))[0]))
+        if len(texts) == 5:
+            break
+    text = " ".join(texts).lower()
     return sum(1 for w in words if w in text) / len(words)
 
 
@@ -142,8 +158,14 @@ def fingerprint(question: str, missing: list[str]) -> str:
 
 def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
+    caller = Caller(role=state.get("role", "public"), labels=frozenset(state.get("labels") or ()))
+    precheck = ctx.policy.precheck(caller, state["question"])
+    if not precheck.allowed:
+        # The topic name stays in the run's record (receipt), never in what the caller sees.
+        denial = {"reason_code": ReasonCode.NOT_PERMITTED.value, "detail": precheck.reason, "topic": precheck.topic}
+        return {"path": [Node.PREFLIGHT.value], "signals": [], "missing": [], "gate": "deny", "failure": denial}
     context = dict(state.get("context") or {})
-    found = assess(state["question"], context, ctx)
+    found = assess(state["question"], context, ctx, caller)
     update: dict[str, Any] = {"path": [Node.PREFLIGHT.value], "signals": found.signals, "missing": found.missing}
     if not found.questions:
         return {**update, "gate": "proceed", "clarify": {"resolved_context": {"from": found.resolved_from}}}

@@ -1,44 +1,158 @@
-"""The receipt every run writes at its end (and at every clarify pause)."""
+"""The receipt every run writes at its end (and at every clarify pause), built from the run's state.
+
+`write_receipt` raises OperatorError(AUDIT_UNAVAILABLE) when the ledger cannot take the receipt; the node that
+called it then fails, so its envelope never leaves the graph (`Agent` turns that into an error envelope).
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from quotebound.agent.audit import canonical_json, sha256_text
+from quotebound.agent.receipt import (
+    REFUSED_TOOL_ERRORS,
+    Receipt,
+    ReceiptBundle,
+    ReceiptCaller,
+    ReceiptCitation,
+    ReceiptFinding,
+    ReceiptFlag,
+    ReceiptGate,
+    ReceiptModel,
+    ReceiptPolicy,
+    ReceiptPrecheck,
+    ReceiptQuery,
+    ReceiptToolCall,
+)
+from quotebound.prompts import prompt_versions
+from quotebound.tools.injection import FLAG_PREFIX
+from quotebound.tools.policy import Caller
 
 from .context import RunContext
 from .state import RunState
 
+_MAX_TOOL_NAME = 64
 
-def receipt_body(ctx: RunContext, state: RunState, envelope: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "run_id": state["run_id"],
-        "session_id": state.get("session_id"),
-        "role": state.get("role", "public"),
-        "query_hash": sha256_text(state.get("question", "")),
-        "status": envelope.get("status"),
-        "reason_code": envelope.get("reason_code"),
-        "gate": state.get("gate"),
-        "signals": state.get("signals", []),
-        "path": state.get("path", []),
-        "tool_calls": [
-            {"name": c.get("name"), "ok": c.get("ok"), "error": c.get("error")} for c in state.get("tool_calls", [])
+
+def _query(state: RunState, keep_text: bool) -> ReceiptQuery:
+    question = state.get("question", "")
+    context = dict(state.get("context") or {})
+    return ReceiptQuery(
+        sha256=sha256_text(question),
+        text=question if keep_text else None,
+        context_sha256=sha256_text(canonical_json(context)) if context else None,
+        context=context if (keep_text and context) else None,
+    )
+
+
+def _tool_call(call: Mapping[str, Any]) -> ReceiptToolCall:
+    ms = call.get("ms")
+    return ReceiptToolCall(
+        name=str(call.get("name", ""))[:_MAX_TOOL_NAME],
+        node=str(call.get("node", "")),
+        ok=bool(call.get("ok")),
+        error=call.get("error"),
+        args_sha256=sha256_text(canonical_json(call.get("args") or {})),
+        ms=float(ms) if isinstance(ms, int | float) else None,
+    )
+
+
+def _bundles(bundles: Sequence[Mapping[str, Any]]) -> tuple[list[ReceiptBundle], list[ReceiptFlag]]:
+    kept: list[ReceiptBundle] = []
+    flags: list[ReceiptFlag] = []
+    for bundle in bundles:
+        kept.append(
+            ReceiptBundle(
+                ref=bundle["ref"],
+                source_id=bundle["source_id"],
+                bundle_id=bundle["bundle_id"],
+                digest=bundle["digest"],
+                policy=bundle["policy"],
+            )
+        )
+        flags += [
+            ReceiptFlag(ref=bundle["ref"], locator=flag.removeprefix(FLAG_PREFIX))
+            for flag in bundle.get("flags") or []
+            if flag.startswith(FLAG_PREFIX)
+        ]
+    return kept, flags
+
+
+def _precheck(state: RunState) -> ReceiptPrecheck | None:
+    gate = state.get("gate")
+    if gate is None:
+        return None  # preflight never ran (the run failed before it)
+    if gate != "deny":
+        return ReceiptPrecheck(decision="allow")
+    failure = state.get("failure") or {}
+    return ReceiptPrecheck(decision="deny", reason=failure.get("detail"), topic=failure.get("topic"))
+
+
+def _gate(state: RunState) -> ReceiptGate:
+    report = state.get("gate_report")
+    return ReceiptGate(
+        preflight=state.get("gate"),
+        signals=list(state.get("signals") or []),
+        passed=bool(report.get("ok")) if report is not None else None,
+        findings=[
+            ReceiptFinding(code=str(f.get("code")), blocking=bool(f.get("blocking", True)))
+            for f in state.get("findings") or []
         ],
-        "bundles": [
-            {"ref": b["ref"], "bundle_id": b["bundle_id"], "digest": b["digest"]} for b in state.get("bundles", [])
-        ],
-        "findings": [f.get("code") for f in state.get("findings", [])],
-        "model_id": ctx.model.model_id,
-        "output_hash": sha256_text(canonical_json(envelope)),
-        "latency_ms": round((time.time() - state.get("started_at", time.time())) * 1000, 1),
-    }
+        repairs=int(state.get("repairs") or 0),
+    )
+
+
+def build_receipt(
+    ctx: RunContext, state: RunState, envelope: Mapping[str, Any], *, error_at: Sequence[str] = ()
+) -> Receipt:
+    """The receipt for `envelope` (any status), from the state the run reached."""
+    caller = Caller(role=state.get("role", "public"), labels=frozenset(state.get("labels") or ()))
+    started = float(state.get("started_at") or time.time())
+    bundles, flags = _bundles(state.get("bundles") or [])
+    calls = [_tool_call(call) for call in state.get("tool_calls") or []]
+    failure = state.get("failure") or {}
+    meta = envelope.get("meta") or {}
+    latency = meta.get("latency_ms")
+    return Receipt(
+        audit_ref=str(envelope["audit_ref"]),
+        run_id=state["run_id"],
+        session_id=state.get("session_id"),
+        status=envelope["status"],
+        reason_code=envelope.get("reason_code"),
+        error_code=envelope.get("code"),
+        failure_detail=failure.get("detail") if envelope["status"] != "clarify" else None,
+        caller=ReceiptCaller(role=caller.role, labels=sorted(caller.labels)),
+        query=_query(state, ctx.policy.keeps_query_text(caller)),
+        started_at=datetime.fromtimestamp(started, UTC),
+        finished_at=datetime.now(UTC),
+        latency_ms=float(latency) if latency is not None else round((time.time() - started) * 1000, 1),
+        path=list(state.get("path") or []),
+        error_at=list(error_at),
+        tool_calls=calls,
+        refused_tool_calls=[call for call in calls if call.error in REFUSED_TOOL_ERRORS],
+        bundles=bundles,
+        citations=[ReceiptCitation(ref=c["ref"], bundle_id=c["bundle_id"]) for c in envelope.get("citations") or []],
+        instructional_flags=flags,
+        policy=ReceiptPolicy(
+            version=ctx.policy.version,
+            precheck=_precheck(state),
+            obligations_applied=sorted({o for b in bundles for o in b.policy.obligations_applied}),
+        ),
+        model=ReceiptModel(id=ctx.model.model_id, version=ctx.model.model_version),
+        prompt_versions=prompt_versions(),
+        gate=_gate(state),
+        output_sha256=sha256_text(canonical_json(envelope)),
+    )
 
 
 def write_receipt(ctx: RunContext, state: RunState, envelope: dict[str, Any], *, once: bool = False) -> None:
-    """Append the receipt for `envelope["audit_ref"]`. Raises OperatorError when the ledger cannot take it:
-    then the envelope must not ship."""
+    """Append the receipt for `envelope["audit_ref"]`. With `once`, a receipt already written under that ref
+    (a clarify node re-run on resume) is left as it is."""
     audit_ref = str(envelope["audit_ref"])
-    if once and ctx.ledger.get(audit_ref) is not None:
+    if once and ctx.ledger.find(audit_ref) is not None:
         return
-    ctx.ledger.append(audit_ref, state["run_id"], receipt_body(ctx, state, envelope))
+    receipt = build_receipt(ctx, state, envelope)
+    ctx.ledger.append(audit_ref, state["run_id"], receipt.model_dump(mode="json"))

@@ -7,8 +7,11 @@ from typing import Literal
 from .state import RunState
 
 
-def after_preflight(state: RunState) -> Literal["clarify", "retrieve"]:
-    return "clarify" if state.get("gate") == "clarify" else "retrieve"
+def after_preflight(state: RunState) -> Literal["clarify", "retrieve", "abstain"]:
+    gate = state.get("gate")
+    if gate == "deny":  # the policy pre-check refused the question: nothing is retrieved
+        return "abstain"
+    return "clarify" if gate == "clarify" else "retrieve"
 
 
 def after_evidence_step(state: RunState) -> Literal["abstain", "continue"]:

@@ -41,7 +41,7 @@ class RunState(TypedDict, total=False):
     findings: list[dict[str, Any]]
     gate_report: dict[str, Any] | None
     repairs: int
-    failure: dict[str, str] | None
+    failure: dict[str, str | None] | None
     # the record of the run
     path: Annotated[list[str], operator.add]
     tool_calls: Annotated[list[dict[str, Any]], operator.add]

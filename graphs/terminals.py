@@ -19,6 +19,8 @@ from quotebound.agent.contracts import (
     ReasonCode,
 )
 from quotebound.agent.errors import ModelError
+from quotebound.tools.injection import is_instructional
+from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
 
 from .context import RunContext
@@ -31,20 +33,18 @@ _WHY: dict[ReasonCode, str] = {
     ReasonCode.INSUFFICIENT_EVIDENCE: "the documents available to you do not support a complete answer",
     ReasonCode.CONFLICT_UNRESOLVED: "the documents disagree and the disagreement could not be reported reliably",
     ReasonCode.CLARIFY_TIMEOUT: "the detail needed for a precise answer was not supplied",
-    ReasonCode.NOT_PERMITTED: "no passage in the documents available to you answers this question",
+    ReasonCode.NOT_PERMITTED: "this topic is not open to your role",
     ReasonCode.VERIFICATION_FAILED: "the drafted answer could not be verified against its quotes",
     ReasonCode.RETRIEVAL_UNAVAILABLE: "the document index is unavailable right now",
     ReasonCode.MODEL_ERROR: "the answering model failed",
 }
-_HINTS: dict[ReasonCode, list[str]] = {
-    ReasonCode.CLARIFY_TIMEOUT: ["Ask again and answer the clarifying question(s) to get a precise answer."],
-    ReasonCode.RETRIEVAL_UNAVAILABLE: ["Try again later; if it persists, tell the operator (quote the audit_ref)."],
-    ReasonCode.MODEL_ERROR: ["Try again later; if it persists, tell the operator (quote the audit_ref)."],
-}
-_DEFAULT_HINTS = [
-    "Rephrase the question with the exact term, name or section you are looking for.",
-    "Ask a broader question, or about a related topic the documents cover.",
-]
+_RETRY_LATER = "Try again later; if it persists, tell the operator and quote the audit_ref."
+_MAX_TOPICS = 6
+# What the caller sees when nothing verifiable answers. A policy denial the caller may not be told about reads
+# exactly like this, so the envelope cannot reveal that something hidden exists (adr-0010 G5/G6).
+_NOTHING_FOUND_GAP = Gap(
+    need="a passage, in the documents available to you, that answers the question", why="no_quote_found"
+)
 
 
 def _meta(state: RunState, ctx: RunContext) -> Meta:
@@ -68,18 +68,67 @@ def _abstain_reason(state: RunState, draft: Draft | None, gate_ok: bool) -> Reas
     return ReasonCode.NO_EVIDENCE
 
 
+def _caller(state: RunState) -> Caller:
+    return Caller(role=state.get("role", "public"), labels=frozenset(state.get("labels") or ()))
+
+
+def shown_reason(reason: ReasonCode, caller: Caller, ctx: RunContext) -> ReasonCode:
+    """The reason the caller is told: a denial is `not_permitted` only for roles the policy lets see denials."""
+    if reason is ReasonCode.NOT_PERMITTED and not ctx.policy.reveals_denials(caller):
+        return ReasonCode.NO_EVIDENCE
+    return reason
+
+
+def _covered_topics(caller: Caller, ctx: RunContext) -> list[str]:
+    """Titles of current sources this caller may read: the safe alternatives (never a hidden one)."""
+    tools = ctx.tools_for(caller.role, sorted(caller.labels))
+    titles = {source.title for source in ctx.corpus.sources() if tools.can_read(source.source_id)}
+    titles = {title for title in titles if not is_instructional(title)}  # a title is document text: never injected text
+    return sorted(titles, key=str.casefold)[:_MAX_TOPICS]
+
+
+def remediation_hints(reason: ReasonCode, caller: Caller, ctx: RunContext) -> list[str]:
+    """What the caller can do instead (G6): rephrase, broaden, a covered topic, how to ask for access. Depends on
+    the shown reason and on what the caller may read only, so a hidden source changes nothing here."""
+    if reason in (ReasonCode.RETRIEVAL_UNAVAILABLE, ReasonCode.MODEL_ERROR):
+        return [_RETRY_LATER]
+    hints: list[str] = []
+    if reason is ReasonCode.CLARIFY_TIMEOUT:
+        hints.append("Ask again and answer the clarifying question(s) to get a precise answer.")
+    elif reason is ReasonCode.CONFLICT_UNRESOLVED:
+        hints.append("Ask about one document or one date at a time, so each value can be quoted with its source.")
+    else:
+        hints.append("Rephrase the question with the exact term, name or section you are looking for.")
+        hints.append("Ask a broader question (a wider time window, the general rule instead of one case).")
+    topics = _covered_topics(caller, ctx)
+    if topics:
+        hints.append("Topics the documents available to you cover: " + "; ".join(topics) + ".")
+    access = ctx.settings.access_request_hint or ctx.policy.access_request_hint
+    if access and reason is not ReasonCode.CLARIFY_TIMEOUT:
+        hints.append(access)
+    hints.append("When you follow up with a steward, quote this answer's audit_ref.")
+    return hints
+
+
 def abstain(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     ctx = runtime.context
+    caller = _caller(state)
     report = state.get("gate_report") or {}
     gate_ok = bool(report.get("ok"))
     draft = Draft.model_validate(state["draft"]) if state.get("draft") else None
-    reason = _abstain_reason(state, draft, gate_ok)
-    # Only a report that passed the gate may show its (partial, verified) evidence and gaps.
-    shown = draft if (draft is not None and gate_ok) else None
+    reason = shown_reason(_abstain_reason(state, draft, gate_ok), caller, ctx)
+    # Only a report that passed the gate and has verified facts may show its (partial) evidence and gaps; with no
+    # facts every abstention reads the same, whatever the model wrote, so its wording cannot leak anything either.
+    shown = draft if (draft is not None and gate_ok and draft.evidence.facts) else None
+    if reason is ReasonCode.NO_EVIDENCE:
+        shown = None
     gaps = list(shown.evidence.gaps) if shown else []
     if not gaps:
-        why = "clarify_timeout" if reason is ReasonCode.CLARIFY_TIMEOUT else "no_quote_found"
-        gaps = [Gap(need=f"evidence that answers: {state['question'][:200]}", why=why)]
+        if reason is ReasonCode.CLARIFY_TIMEOUT:
+            missing = ", ".join(state.get("missing") or []) or "the details asked for"
+            gaps = [Gap(need=f"the clarifying details that were not supplied: {missing}", why="clarify_timeout")]
+        else:
+            gaps = [_NOTHING_FOUND_GAP]
     explanation = _WHY[reason]
     level2 = shown.levels.level2 if shown else f"quotebound answers only with verified quotes; {explanation}."
     envelope = AbstainEnvelope(
@@ -90,7 +139,7 @@ def abstain(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
             level3=f"Citations: None — {explanation}.",
         ),
         gaps=gaps,
-        remediation_hints=_HINTS.get(reason, _DEFAULT_HINTS),
+        remediation_hints=remediation_hints(reason, caller, ctx),
         evidence=shown.evidence if shown else None,
         audit_ref=new_audit_ref(),
         meta=_meta(state, ctx),

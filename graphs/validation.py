@@ -1,4 +1,7 @@
-"""`validate`: the hard gate. It recomputes every check itself (quotes, locators, tokens, conflicts, calc)."""
+"""`validate`: the hard gate. It recomputes every check itself (quotes, locators, tokens, conflicts, calc).
+
+If checking fails (the store under the quotes, or the gate itself), the draft is unverified: the run abstains
+(`retrieval_unavailable` for a store fault, `verification_failed` otherwise) and nothing of the draft ships."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import instructional_locators
 
 from .context import RunContext
+from .evidence import resolved_question
+from .faults import gate_fault, is_store_fault, store_fault
 from .names import Node
 from .state import RunState
 
@@ -31,12 +36,18 @@ def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
 
 
 def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    ctx = runtime.context
     update: dict[str, Any] = {"path": [Node.VALIDATE.value]}
     raw = state.get("draft")
     if raw is None:
         return {**update, "findings": [{"code": "schema", "message": "no draft"}], "gate_report": None}
-    draft = Draft.model_validate(raw)
+    try:
+        return {**update, **_check(state, runtime.context, Draft.model_validate(raw))}
+    except Exception as exc:  # the gate must never crash a run, and a draft it could not check never ships
+        fault = store_fault(Node.VALIDATE, exc) if is_store_fault(exc) else gate_fault(Node.VALIDATE, exc)
+        return {**update, "gate_report": None, "failure": fault}
+
+
+def _check(state: RunState, ctx: RunContext, draft: Draft) -> dict[str, Any]:
     bundles = [EvidenceBundle.model_validate(b) for b in state.get("bundles", [])]
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     report = validate_draft(
@@ -46,6 +57,7 @@ def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         gate=state.get("gate", "proceed"),
         flagged=flagged_lines(draft, tools),
         conflict_tolerance_pct=ctx.settings.attempts.conflict_delta_percent,
+        question=resolved_question(state),
     )
     findings = [f.model_dump(mode="json") for f in report.findings]
     if ctx.user_guard is not None and report.ok:
@@ -56,4 +68,4 @@ def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     blocking = [f for f in findings if f.get("blocking", True)]
     dumped = report.model_dump(mode="json")
     dumped["ok"] = report.ok and not blocking
-    return {**update, "findings": findings, "gate_report": dumped}
+    return {"findings": findings, "gate_report": dumped}

@@ -15,6 +15,14 @@ from quotebound.tools.store import Store
 MakeFiles = Callable[[dict[str, str | bytes]], Path]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--require-llm",
+        action="store_true",
+        help="fail the `llm` tests (instead of skipping them) when the local SmolLM2 server cannot be installed",
+    )
+
+
 @pytest.fixture
 def make_files(tmp_path: Path) -> MakeFiles:
     """Write {relative path: content} under a fresh folder and return the folder."""

@@ -1,15 +1,22 @@
-"""What every tool call runs with: the corpus, the policy and the caller. Built once per run."""
+"""What every tool call runs with: the corpus, the policy and the caller. Built once per run.
+
+Text leaves the store only through `visible_lines` / `visible_iter_lines`: the caller's policy obligations
+(masks, generalization, drops) are applied there, before a tool, the model or the validator sees any of it.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from quotebound.agent.contracts import Source
+from quotebound.agent.contracts import Locator, Source
 from quotebound.agent.errors import ErrorCode, ModelError
 from quotebound.agent.settings import ToolLimits
 
 from .corpus import Corpus
-from .policy import Caller, DefaultPolicy, Policy
+from .obligations import apply_obligations
+from .policy import Caller, DefaultPolicy, Obligation, Policy
 
 
 @dataclass
@@ -18,6 +25,8 @@ class ToolContext:
     caller: Caller = field(default_factory=Caller)
     policy: Policy = field(default_factory=DefaultPolicy)
     limits: ToolLimits = field(default_factory=ToolLimits)
+    _content_hashes: dict[tuple[str, int], str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _changed_chunks: dict[int, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def readable_source(self, source_id: str, version: int | None = None) -> Source:
         """The source if it exists *and* the caller may read it. Both failures raise the same error text, so
@@ -30,3 +39,50 @@ class ToolContext:
     def can_read(self, source_id: str) -> bool:
         source = self.corpus.source(source_id)
         return source is not None and self.policy.decide(self.caller, source).decision == "allow"
+
+    def obligations_for(self, source: Source) -> list[Obligation]:
+        return self.policy.obligations(self.caller, source)
+
+    def visible_lines(self, source: Source, span: Locator) -> tuple[list[str], list[str]]:
+        """The lines of `span` as the caller may see them, and what was applied (`mask:email x1 (rule ...)`).
+        `source` must come from `readable_source`."""
+        lines = self.corpus.lines(source.source_id, source.version, span)
+        return apply_obligations(lines, self.obligations_for(source))
+
+    def changed_chunks(self) -> dict[int, str]:
+        """Every current chunk whose text this caller's obligations change (masked, generalized or dropped lines),
+        with its visible text. Retrieval ranks these by their visible text alone, and considers all of them, not
+        only those the raw indexes return, so neither a hit nor its rank can confirm a guess at a withheld value."""
+        if self._changed_chunks is None:
+            changed: dict[int, str] = {}
+            for source in self.corpus.sources():
+                if not self.obligations_for(source) or not self.can_read(source.source_id):
+                    continue
+                for pointer in self.corpus.source_chunks(source.source_id, source.version):
+                    lines, applied = self.visible_lines(source, Locator.parse(pointer.locator))
+                    if applied:
+                        changed[pointer.chunk_id] = "\n".join(lines)
+            self._changed_chunks = changed
+        return self._changed_chunks
+
+    def visible_iter_lines(self, source: Source) -> Iterator[tuple[int, int, str]]:
+        """(page, line_no, visible text) of every line of `source`, in reading order."""
+        obligations = self.obligations_for(source)
+        for page, line_no, text in self.corpus.iter_lines(source.source_id, source.version):
+            yield page, line_no, apply_obligations([text], obligations)[0][0] if obligations else text
+
+    def visible_content_hash(self, source: Source) -> str:
+        """sha256 of the whole source version as the caller sees it: the stored hash when no obligation applies.
+        A hash of the raw text would let a caller confirm a guess at a masked value (hash the guess, compare)."""
+        key = (source.source_id, source.version)
+        if key not in self._content_hashes:
+            if not self.obligations_for(source):
+                self._content_hashes[key] = source.content_hash
+            else:
+                pages: list[list[str]] = [[] for _ in self.corpus.page_lines(source.source_id, source.version)]
+                for page, _, text in self.visible_iter_lines(source):
+                    pages[page - 1].append(text)
+                # the same layout ingest hashes: lines joined by newlines, pages by form feeds
+                normalized = "\f".join("\n".join(lines) for lines in pages)
+                self._content_hashes[key] = hashlib.sha256(normalized.encode("utf-8")).hexdigest()
+        return self._content_hashes[key]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from quotebound.agent.contracts import Locator, Source
+from quotebound.agent.errors import ErrorCode, OperatorError
 
 from .store import Store
 
@@ -32,17 +35,29 @@ class ChunkPointer:
     locator: str
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 query ORing the question's content words; numbers become exact phrases ("1,200" → "1 200")."""
-    terms: list[str] = []
+def query_terms(text: str) -> list[tuple[str, ...]]:
+    """The question's content words as FTS5 reads them: each a phrase of lower-case word parts ("1,200" → 1 200)."""
+    terms: list[tuple[str, ...]] = []
     for token in _QUERY_TOKEN.findall(text):
         lowered = token.lower()
         if lowered in _STOPWORDS or (len(lowered) < 2 and not lowered.isdigit()):
             continue
-        parts = re.findall(r"\w+", lowered)
-        phrase = '"' + " ".join(parts) + '"'
-        if phrase not in terms:
+        phrase = tuple(re.findall(r"\w+", lowered))
+        if phrase and phrase not in terms:
             terms.append(phrase)
+    return terms
+
+
+def mentions(text: str, term: tuple[str, ...]) -> bool:
+    """Whether `text` holds the phrase `term` word for word (FTS5's phrase match, approximately)."""
+    words = re.findall(r"\w+", text.lower())
+    n = len(term)
+    return any(tuple(words[i : i + n]) == term for i in range(len(words) - n + 1))
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 query ORing the question's content words; numbers become exact phrases ("1,200" → "1 200")."""
+    terms = ['"' + " ".join(term) + '"' for term in query_terms(text)]
     return " OR ".join(terms) if terms else None
 
 
@@ -53,8 +68,25 @@ class Corpus:
         self.store = store
 
     def _rows(self, sql: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
-        with self.store.lock:
-            return list(self.store.db.execute(sql, tuple(params)).fetchall())
+        """Rows of a query; a failing or corrupt locator index is an operator fault, never a raw sqlite3 error."""
+        try:
+            with self.store.lock:
+                return list(self.store.db.execute(sql, tuple(params)).fetchall())
+        except sqlite3.Error as exc:
+            raise OperatorError(
+                ErrorCode.RETRIEVAL_UNAVAILABLE, f"the locator index {self.store.db_path} could not be read: {exc}"
+            ) from exc
+
+    @staticmethod
+    def _json_list(raw: object, item: type[int] | type[str], what: str) -> list[Any]:
+        """A JSON list stored in the locator index; anything else means the index is corrupt (an operator fault)."""
+        try:
+            values = json.loads(str(raw))
+        except ValueError:
+            values = None
+        if not isinstance(values, list) or not all(type(v) is item for v in values):
+            raise OperatorError(ErrorCode.RETRIEVAL_UNAVAILABLE, f"the locator index holds a corrupt {what} entry")
+        return values
 
     # --- sources ----------------------------------------------------------------------------------------
 
@@ -96,14 +128,14 @@ class Corpus:
             "SELECT page_lines FROM source_locator_index WHERE source_id = ? AND version = ?",
             (source_id, version),
         )
-        return list(json.loads(str(rows[0][0]))) if rows else []
+        return self._json_list(rows[0][0], int, "page_lines") if rows else []
 
     def chunk_locators(self, source_id: str, version: int) -> list[str]:
         rows = self._rows(
             "SELECT locators FROM source_locator_index WHERE source_id = ? AND version = ?",
             (source_id, version),
         )
-        return list(json.loads(str(rows[0][0]))) if rows else []
+        return self._json_list(rows[0][0], str, "locators") if rows else []
 
     def locator_exists(self, source_id: str, locator: str, version: int | None = None) -> bool:
         """Membership in the locator index: a well-formed span inside one page of that source version."""
@@ -117,12 +149,20 @@ class Corpus:
         pages = self.page_lines(source_id, source.version)
         return span.page <= len(pages) and span.line_end <= pages[span.page - 1]
 
+    def current_chunk_count(self) -> int:
+        rows = self._rows("SELECT COUNT(*) FROM chunks WHERE current = 1")
+        return int(str(rows[0][0]))
+
     def lines(self, source_id: str, version: int, locator: Locator) -> list[str]:
+        """The lines of a span the locator index holds (callers check `locator_exists` first)."""
         rows = self._rows(
             "SELECT text FROM lines WHERE source_id = ? AND version = ? AND page = ? AND line_no BETWEEN ? AND ? "
             "ORDER BY line_no",
             (source_id, version, locator.page, locator.line_start, locator.line_end),
         )
+        if len(rows) != locator.line_end - locator.line_start + 1:
+            # The locator index promises these lines; an empty or short answer means the lines table lost them.
+            raise OperatorError(ErrorCode.RETRIEVAL_UNAVAILABLE, "the lines table disagrees with the locator index")
         return [str(row[0]) for row in rows]
 
     def text_at(self, source_id: str, version: int, locator: Locator) -> str:
@@ -156,6 +196,24 @@ class Corpus:
             cid = int(str(chunk_id))
             pointers[cid] = ChunkPointer(cid, str(source_id), int(str(version)), locator)
         return pointers
+
+    def source_chunks(self, source_id: str, version: int) -> list[ChunkPointer]:
+        rows = self._rows(
+            "SELECT chunk_id, page, line_start, line_end FROM chunks WHERE source_id = ? AND version = ? "
+            "ORDER BY chunk_id",
+            (source_id, version),
+        )
+        return [
+            ChunkPointer(int(str(cid)), source_id, version, f"p.{page} L{start}-L{end}")
+            for cid, page, start, end in rows
+        ]
+
+    def chunk_texts(self, chunk_ids: Iterable[int]) -> dict[int, str]:
+        ids = list(dict.fromkeys(chunk_ids))
+        if not ids:
+            return {}
+        rows = self._rows(f"SELECT chunk_id, text FROM chunks WHERE chunk_id IN ({','.join('?' * len(ids))})", ids)
+        return {int(str(chunk_id)): str(text) for chunk_id, text in rows}
 
     def lexical_search(self, query: str, limit: int) -> list[tuple[int, float]]:
         """(chunk id, BM25 score: higher is better) of current chunks matching the question's words."""

@@ -1,4 +1,5 @@
-"""`quote_fetch(source_id, locator | pattern)`: the verbatim text of one span. Never summarizes."""
+"""`quote_fetch(source_id, locator | pattern)`: the verbatim text of one span, as the caller's policy lets them see
+it (obligations applied; a pattern is matched against that visible text). Never summarizes."""
 
 from __future__ import annotations
 
@@ -33,14 +34,13 @@ def quote_fetch(
                 ErrorCode.INVALID_TOOL_ARGUMENTS,
                 f"{span} spans {n_lines} lines; quote at most {ctx.limits.max_quote_lines} at a time",
             )
-        return QuoteResult(
-            source_id=source_id, locator=str(span), quote=ctx.corpus.text_at(source_id, source.version, span)
-        )
+        lines, _ = ctx.visible_lines(source, span)
+        return QuoteResult(source_id=source_id, locator=str(span), quote="\n".join(lines))
     assert pattern is not None
     matcher = compile_pattern(
         pattern, regex=regex, max_chars=ctx.limits.max_pattern_chars, timeout_s=ctx.limits.regex_timeout_s
     )
-    for page, line_no, text in ctx.corpus.iter_lines(source_id, source.version):
+    for page, line_no, text in ctx.visible_iter_lines(source):
         if text and matcher.search(text) is not None:
             span = Locator(page=page, line_start=line_no, line_end=line_no)
             return QuoteResult(source_id=source_id, locator=str(span), quote=text)

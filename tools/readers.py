@@ -10,6 +10,8 @@ from pathlib import Path
 
 from quotebound.agent.errors import CallerError, ErrorCode
 
+from .injection import is_instructional
+
 MEDIA_TYPES: dict[str, str] = {
     ".txt": "text/plain",
     ".md": "text/markdown",
@@ -55,9 +57,11 @@ def _trim_trailing_blank(lines: list[str]) -> list[str]:
 
 
 def _title(path: Path, pages: list[list[str]]) -> str:
+    """The first line with words, unless it reads as instructions to an assistant: a title is shown to users
+    outside any quote (source lists, abstention hints), where injected text must never appear."""
     for page in pages:
         for line in page:
-            if line.strip():
+            if line.strip() and not is_instructional(line):
                 return line.strip().lstrip("#").strip()[:200] or path.name
     return path.name
 

@@ -3,12 +3,15 @@
 `ToolRegistry.invoke` is the only way a model's tool call reaches a tool. An unknown name, arguments that fail
 validation, or a tool's own refusal become a typed, readable result (`ok: false`, `error`, `message`) that is
 recorded and handed back to the model; nothing a model sends can crash a run. Operator faults (store down)
-still raise: the graph turns them into an abstention.
+are recorded and still raise: the graph turns them into an abstention. A tool that raises anything else (a bug,
+a broken dependency) becomes a recorded `tool_failed` result: the model reads that the tool failed, never the
+exception's text (which goes to the operator's log), and the graph ends the run (`faults`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,13 +21,23 @@ from typing import Any, Self
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from quotebound.agent.errors import CallerError, ErrorCode, ModelError
+from quotebound.agent.errors import CallerError, ErrorCode, ModelError, OperatorError
 
 from .calc import calc
 from .context import ToolContext
 from .quote_fetch import quote_fetch
 from .resolve_evidence import resolve_evidence
 from .search_source import search_source
+
+log = logging.getLogger(__name__)
+# Errors that mean the deployment, not the model's request, is broken: a run that met one must not answer.
+FAULT_CODES: frozenset[str] = frozenset(
+    {ErrorCode.TOOL_FAILED, ErrorCode.STORE_UNAVAILABLE, ErrorCode.RETRIEVAL_UNAVAILABLE, ErrorCode.MISCONFIGURED}
+)
+
+
+class RegistryClosedError(RuntimeError):
+    """A tool call arrived after the run stopped waiting for the model (its deadline passed)."""
 
 
 class ToolName(StrEnum):
@@ -103,6 +116,11 @@ class ToolRegistry:
     allowed: frozenset[ToolName] = ALL_TOOLS
     max_calls: int | None = None
     calls: list[ToolCallRecord] = field(default_factory=list)
+    closed: bool = False
+
+    def close(self) -> None:
+        """Refuse every later call: an abandoned model thread must not keep reading the store."""
+        self.closed = True
 
     def _run(self, name: ToolName, args: _Args) -> Any:
         ctx = self.ctx
@@ -118,6 +136,8 @@ class ToolRegistry:
 
     def invoke(self, name: str, args: Mapping[str, Any] | None) -> dict[str, Any]:
         """Run one tool call from a model. Returns `{ok: true, result}` or `{ok: false, error, message}`."""
+        if self.closed:
+            raise RegistryClosedError("the run no longer accepts tool calls")
         started = time.perf_counter()
         raw_args = dict(args) if isinstance(args, Mapping) else {"_raw": repr(args)}
         try:
@@ -135,6 +155,14 @@ class ToolRegistry:
         except (ModelError, CallerError) as exc:
             self._record(name, raw_args, False, None, exc.code.value, started)
             return {"ok": False, "error": exc.code.value, "message": exc.message}
+        except OperatorError as exc:
+            self._record(name, raw_args, False, None, exc.code.value, started)
+            raise
+        except Exception:
+            log.exception("tool %s raised an unexpected exception", name)
+            self._record(name, raw_args, False, None, ErrorCode.TOOL_FAILED.value, started)
+            message = f"{name} failed; no answer can be verified in this run: report insufficient evidence"
+            return {"ok": False, "error": ErrorCode.TOOL_FAILED.value, "message": message}
         self._record(name, raw_args, True, result, None, started)
         return {"ok": True, "result": result}
 
@@ -155,6 +183,11 @@ class ToolRegistry:
     @property
     def refusals(self) -> list[ToolCallRecord]:
         return [call for call in self.calls if not call.ok]
+
+    @property
+    def faults(self) -> list[ToolCallRecord]:
+        """Calls that failed because of the deployment (store down, a tool's bug), not the model's request."""
+        return [call for call in self.calls if call.error in FAULT_CODES]
 
     def langchain_tools(self) -> list[BaseTool]:
         """The allowed tools as LangChain tools (for `bind_tools` and `ToolNode`); each returns JSON text."""

@@ -1,7 +1,9 @@
 """`resolve_evidence(ref)`: an EvidenceRef resolved under the caller's policy into an EvidenceBundle.
 
 The bundle is the only admissible ground truth downstream: its text is what the model may read and what the
-validator checks quotes against.
+validator checks quotes against. Policy obligations are applied before anything is hashed or flagged: `text`,
+`digest`, `bundle_id`, the instructional-text flags and `content_hash` are all over the visible text, and
+`policy.obligations_applied` lists what changed it (`mask:email x1 (rule mask-contact-details)`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
             ErrorCode.INVALID_TOOL_ARGUMENTS,
             f"{span} spans {n_lines} lines; resolve at most {ctx.limits.max_quote_lines} at a time",
         )
-    lines = ctx.corpus.lines(source.source_id, source.version, span)
+    lines, applied = ctx.visible_lines(source, span)
     text = "\n".join(lines)
     numbered = [(span.page, span.line_start + offset, line) for offset, line in enumerate(lines)]
     flags = [FLAG_PREFIX + locator for locator in instructional_locators(numbered)]
@@ -49,10 +51,10 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
         locator=str(span),
         text=text,
         digest="sha256:" + digest,
-        content_hash="sha256:" + source.content_hash,
+        content_hash="sha256:" + ctx.visible_content_hash(source),
         license=source.license,
         attribution=source.attribution,
         provenance_kind=source.provenance_kind,
-        policy=decision,
+        policy=decision.model_copy(update={"obligations_applied": applied}),
         flags=flags,
     )

@@ -1,4 +1,7 @@
-"""`search_source(source_id, pattern, top_n)`: verbatim lines of one source that match, with their locators."""
+"""`search_source(source_id, pattern, top_n)`: verbatim lines of one source that match, with their locators.
+
+Lines are matched as the caller's policy lets them see them (obligations applied), so a masked e-mail address
+cannot be found by searching for it, nor its existence confirmed."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ def search_source(
         pattern, regex=regex, max_chars=ctx.limits.max_pattern_chars, timeout_s=ctx.limits.regex_timeout_s
     )
     hits: list[SearchHit] = []
-    for page, line_no, text in ctx.corpus.iter_lines(source_id, source.version):
+    for page, line_no, text in ctx.visible_iter_lines(source):
         if text and matcher.search(text) is not None:
             hits.append(SearchHit(locator=str(Locator(page=page, line_start=line_no, line_end=line_no)), snippet=text))
             if len(hits) >= top_n:

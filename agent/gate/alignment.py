@@ -131,7 +131,7 @@ def build_pools(draft: Draft, checked: Checked) -> tuple[TokenPool, list[TokenPo
     return union, per_fact
 
 
-def _cited_ids(draft: Draft) -> set[str]:
+def cited_ids(draft: Draft) -> set[str]:
     evidence = draft.evidence
     ids = {s.source_id for f in evidence.facts for s in f.support}
     ids |= {v.source_id for c in evidence.conflicts for v in c.values}
@@ -159,7 +159,7 @@ def _unsupported(where: str, text: str, pool: TokenPool, cited: set[str], fact: 
 
 def check_span_alignment(draft: Draft, checked: Checked) -> list[Finding]:
     union, per_fact = build_pools(draft, checked)
-    cited = _cited_ids(draft)
+    cited = cited_ids(draft)
     evidence = draft.evidence
     texts = [
         ("level1", draft.levels.level1),

@@ -25,6 +25,7 @@ class FindingCode(StrEnum):
     CLARIFY_REQUIRED = "clarify_required"
     CLARIFY_TIMEOUT_NOT_REPORTED = "clarify_timeout_not_reported"
     INSTRUCTIONAL_SUPPORT = "instructional_support"
+    UNGROUNDED_TEXT = "ungrounded_text"  # shown words found in neither the question nor the cited documents
     SECONDARY_ONLY = "secondary_only"  # hoa §3.5: annotate, never block
     USER_GUARD = "user_guard"  # a caller's own guardrails-ai Guard failed
 

@@ -8,7 +8,7 @@ from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import FLAG_PREFIX
 
-from .alignment import check_calc, check_span_alignment
+from .alignment import check_calc, check_span_alignment, cited_ids
 from .checks import (
     Checked,
     check_citations,
@@ -23,6 +23,7 @@ from .conflict_checks import check_conflicts_in_bundles, check_conflicts_reporte
 from .conflicts import flagged_lines
 from .evidence import QuoteVerifier, Verification
 from .findings import Finding, FindingCode, GateReport
+from .grounding import check_grounding
 
 
 def verify_quotes(draft: Draft, verifier: QuoteVerifier) -> Checked:
@@ -58,12 +59,15 @@ def validate_draft(
     gate: GateStatus = "proceed",
     flagged: Mapping[str, Sequence[str]] | None = None,
     conflict_tolerance_pct: float = 1.0,
+    question: str | None = None,
 ) -> GateReport:
     """Check `draft` against the corpus as `ctx`'s caller may see it (and the `bundles` resolved for it).
 
     `flagged` maps a source_id to the locators of lines flagged as instructional text (the bundles' own
-    `instructional_text:<locator>` flags are added); a quote from such a line is never support. Returns a
-    `GateReport` whose `ok` is True when no finding blocks.
+    `instructional_text:<locator>` flags are added); a quote from such a line is never support. With the
+    `question` (and the details the user supplied), every word shown must also be grounded in it or in the
+    cited sources (`grounding.py`); the graph always passes it. Returns a `GateReport` whose `ok` is True when
+    no finding blocks.
     """
     checked = verify_quotes(draft, QuoteVerifier(ctx, bundles))
     flagged_set = flagged_lines(_with_bundle_flags(flagged, bundles))
@@ -79,6 +83,8 @@ def validate_draft(
         *check_conflicts_reported(draft, conflict_tolerance_pct),
         *check_conflicts_in_bundles(draft, bundles, flagged_set, conflict_tolerance_pct),
     ]
+    if question is not None:
+        findings += check_grounding(draft, ctx, question, flagged_set, sorted(cited_ids(draft)))
 
     citations: list[list[float]] = []
     facts: list[float] = []

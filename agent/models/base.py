@@ -33,6 +33,7 @@ class DraftingModel(Protocol):
     """Writes the Answer Object and the three-level answer. `repair` may use only the repair tools."""
 
     model_id: str
+    model_version: str  # recorded in every receipt (quotebound's version for extractive, the model name for chat)
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft: ...
 

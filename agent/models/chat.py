@@ -50,7 +50,9 @@ class ChatModel:
         instructor_client: Any = None,
         instructor_model: str | None = None,
         max_retries: int = 2,
+        max_output_tokens: int | None = None,
         closers: Sequence[Callable[[], object]] = (),
+        model_version: str | None = None,
     ) -> None:
         if structured == "instructor" and instructor_client is None:
             raise ValueError("structured='instructor' needs an instructor_client")
@@ -58,10 +60,12 @@ class ChatModel:
             raise ValueError("max_retries must be >= 0")
         self.llm = llm
         self.model_id = model_id
+        self.model_version = model_version or model_id  # recorded in receipts: the served model's name
         self.structured: Structured = structured
         self.instructor_client = instructor_client
         self.instructor_model = instructor_model or model_id
         self.max_retries = max_retries
+        self.max_output_tokens = max_output_tokens
         self._closers = list(closers)
 
     # --- construction and lifetime -------------------------------------------------------------------------
@@ -84,7 +88,7 @@ class ChatModel:
                 f"cannot load {spec!r}: `chat:` specs need the `langchain` package and the provider's integration "
                 f"package ({exc})",
             ) from exc
-        return cls(llm, model_id=spec)
+        return cls(llm, model_id=spec, max_retries=settings.attempts.output_retries, model_version=model)
 
     @classmethod
     def _from_openai_spec(cls, spec: str, settings: Settings, timeout_s: float) -> ChatModel:
@@ -109,16 +113,22 @@ class ChatModel:
             api_key=SecretStr(key),
             timeout=timeout_s,
             max_retries=HTTP_RETRIES,
+            # `max_tokens` in the body: llama.cpp, vLLM and Ollama read it; langchain-openai would send the newer
+            # `max_completion_tokens`, which llama.cpp's server ignores (it then generates up to its context).
+            extra_body={"max_tokens": settings.attempts.max_output_tokens},
             http_client=http,
         )
         client = OpenAI(base_url=url, api_key=key, timeout=timeout_s, max_retries=HTTP_RETRIES, http_client=http)
         return cls(
             llm,
             model_id=spec,
+            model_version=model,
             structured="instructor",
             # llama.cpp's server handles TOOLS mode; its JSON_SCHEMA mode answers 500.
             instructor_client=instructor.from_openai(client, mode=instructor.Mode.TOOLS),
             instructor_model=model,
+            max_retries=settings.attempts.output_retries,
+            max_output_tokens=settings.attempts.max_output_tokens,
             closers=(http.close,),
         )
 
@@ -212,6 +222,7 @@ class ChatModel:
                 response_model=Draft,
                 messages=openai_messages(messages),
                 max_retries=self.max_retries,  # instructor feeds each validation error back to the model
+                **({"max_tokens": self.max_output_tokens} if self.max_output_tokens else {}),
             )
         except InstructorRetryException as exc:
             raise ModelOutputError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from quotebound import __version__
 from quotebound.agent.contracts import (
     AnswerLevels,
     AnswerObject,
@@ -51,6 +52,7 @@ _CONFLICT_NOTE = "The quoted values differ beyond the tolerance; the answer list
 
 class ExtractiveModel:
     model_id = "extractive"
+    model_version = __version__  # deterministic code: quotebound's version is the model's
 
     def __init__(self, thresholds: Thresholds | None = None) -> None:
         self.t = thresholds or Thresholds()

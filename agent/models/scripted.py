@@ -2,25 +2,31 @@
 
 Built on langchain-core's `GenericFakeChatModel`, which (like every fake chat model in langchain-core 1.7) has no
 `bind_tools`; `ScriptedChatModel` adds one that records the tool names and returns the model itself, and keeps
-every conversation it was sent so a test can read what the model saw.
+every conversation it was sent so a test can read what the model saw. `ReactiveChatModel` computes each reply
+from the conversation instead (a hostile model that reads its evidence). `FaultyModel` wraps any drafting model
+and fails on cue: it raises, or hangs past any deadline, in `draft` or in `repair`.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
 from pydantic import Field
 
 from quotebound.agent.contracts import Draft
+from quotebound.tools.registry import ToolRegistry
 
+from .base import DraftingModel, DraftInput
 from .chat import ChatModel
 
 _ids = itertools.count(1)
@@ -54,6 +60,70 @@ class ScriptedChatModel(GenericFakeChatModel):
     @property
     def _llm_type(self) -> str:
         return "quotebound-scripted"
+
+
+Responder = Callable[[list[BaseMessage]], AIMessage]
+
+
+class ReactiveChatModel(ScriptedChatModel):
+    """A fake chat model whose every reply is `respond(conversation)`: no queue to run out of."""
+
+    respond: Responder
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.received.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=self.respond(list(messages)))])
+
+
+def reactive_model(respond: Responder, model_id: str = "reactive", max_retries: int = 2) -> ChatModel:
+    """A `ChatModel` (json structured output) whose replies `respond` computes from each conversation."""
+    llm = ReactiveChatModel(messages=iter(()), respond=respond)
+    return ChatModel(llm, model_id=model_id, structured="json", max_retries=max_retries)
+
+
+class ModelBackendError(RuntimeError):
+    """What a `FaultyModel` raises: an unexpected failure of the model's backend."""
+
+
+@dataclass
+class FaultyModel:
+    """A drafting model that fails on cue in `draft` or `repair` and otherwise delegates to `inner`.
+
+    `fault="raise"` raises `ModelBackendError(message)`; `fault="hang"` blocks until `release` is set (or
+    `hang_s` passes), then carries on as `inner` would, like a slow backend that answers too late.
+    """
+
+    inner: DraftingModel
+    fault: Literal["raise", "hang"]
+    when: Literal["draft", "repair"] = "draft"
+    message: str = "the model backend failed"
+    hang_s: float = 60.0
+    model_id: str = "faulty"
+    model_version: str = "test"
+    release: threading.Event = field(default_factory=threading.Event)
+    finished: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
+        return self._run("draft", request, tools)
+
+    def repair(self, request: DraftInput, tools: ToolRegistry) -> Draft:
+        return self._run("repair", request, tools)
+
+    def _run(self, step: Literal["draft", "repair"], request: DraftInput, tools: ToolRegistry) -> Draft:
+        try:
+            if step == self.when:
+                if self.fault == "raise":
+                    raise ModelBackendError(self.message)
+                self.release.wait(self.hang_s)
+            return self.inner.repair(request, tools) if step == "repair" else self.inner.draft(request, tools)
+        finally:
+            self.finished.set()
 
 
 def scripted_model(messages: Sequence[AIMessage | str], model_id: str = "scripted", max_retries: int = 2) -> ChatModel:

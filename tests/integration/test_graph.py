@@ -295,7 +295,8 @@ def test_every_run_writes_a_receipt_and_the_chain_verifies(agent: Agent) -> None
     refs.append(clarify.audit_ref)
     for ref in refs:
         assert agent.ledger.get(ref) is not None, ref
-    assert agent.ledger.verify() == (True, None)
+    report = agent.ledger.verify()
+    assert report.ok and report.count == len(refs), report
 
 
 def test_plain_answer_with_verbatim_quotes(agent: Agent) -> None:
