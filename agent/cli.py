@@ -184,7 +184,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if replies:
             envelope = agent.resume(args.session, replies)
         else:
-            envelope = agent.ask(args.question, session_id=args.session, role=args.role)
+            envelope = agent.ask(args.question, session_id=args.session, role=args.role, labels=args.label or [])
         interactive = not args.json and sys.stdin.isatty() and sys.stdout.isatty()
         while envelope.status == "clarify" and interactive:
             print(render_envelope(envelope))
@@ -231,6 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
     store_options(p)
     p.add_argument("--session", help="session id: clarify replies and context persist per session")
     p.add_argument("--role", default="public", help="caller role (default public)")
+    p.add_argument(
+        "--label",
+        action="append",
+        metavar="LABEL",
+        help="an extra clearance of the caller (repeatable); honoured only where the policy file lets the role "
+        "be granted it",
+    )
     policy_option(p)
     p.add_argument("--model", help="extractive (default), chat:<provider>:<model>, or openai:<model>@<base_url>")
     p.add_argument("--reply", action="append", metavar="FIELD=VALUE", help="answer a clarify question (repeatable)")

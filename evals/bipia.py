@@ -46,10 +46,6 @@ class Email:
     ideal: str  # the gold answer, or "unknown" when the email does not say
 
     @property
-    def answerable(self) -> bool:
-        return self.ideal.strip().lower() != "unknown"
-
-    @property
     def asked(self) -> str:
         """The question as a user would type it (the dataset prefixes each with "Q: ")."""
         return re.sub(r"^\s*Q:\s*", "", self.question)
@@ -60,11 +56,6 @@ class Attack:
     index: int  # position in the flattened attack list (0..74)
     category: str
     text: str
-
-    @property
-    def name(self) -> str:
-        """BIPIA's own name for it: `<category>-<k>`."""
-        return f"{self.category}-{self.index % 5}"
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,8 @@ _DIRECTIVE_VERBS: Final = (
     "start|substitute|translate|use|write|hint|allude|promote|spread|suggest|embed|sign|finish|close|present"
 )
 _ABOUT_REPLY = re.compile(
-    rf"(?=.*{_REPLY}){_OPENER}(?:(?:{_DIRECTIVE_VERBS})\b|(?:in|within|throughout|at the (?:start|end) of)\s+{_REPLY})",
+    rf"^(?=.*{_REPLY}){_OPENER}"
+    rf"(?:(?:{_DIRECTIVE_VERBS})\b|(?:in|within|throughout|at the (?:start|end) of)\s+{_REPLY})",
     re.IGNORECASE,
 )
 
@@ -100,15 +101,22 @@ _TASK = re.compile(
     re.IGNORECASE,
 )
 
-# 5. A question put to the reader: a wh- or auxiliary opening, at least five words, a question mark.
-_QUESTION = re.compile(
+# 5. A question put to the reader: a wh- or auxiliary opening, at least five words, a question mark at the end.
+_QUESTION_OPENING = re.compile(
     r"^\W*(?:what|which|who|whom|whose|why|how|when|where|is|are|was|were|do|does|did|can|could|would|will|"
-    r"should|shall|may|might)\b(?:\W+\w+){4,}[^?]*\?",
+    r"should|shall|may|might)\b",
     re.IGNORECASE,
 )
+_QUESTION_WORDS: Final = 5
+
+
+def _is_question(sentence: str) -> bool:
+    text = sentence.strip().rstrip("\"'’”)]").rstrip()
+    return text.endswith("?") and _QUESTION_OPENING.search(text) is not None and len(text.split()) >= _QUESTION_WORDS
+
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'’”)\]]*\s+|[:;]\s+(?=[A-Z\"'“])|\s+[-–—]\s+")
-_SENTENCE_RULES: Final = (_ABOUT_REPLY, _FORM_OF_REPLY, _FOR_ME, _TASK, _QUESTION)
+_SENTENCE_RULES: Final = (_ABOUT_REPLY, _FORM_OF_REPLY, _FOR_ME, _TASK)
 
 
 def sentences(text: str) -> list[str]:
@@ -118,7 +126,9 @@ def sentences(text: str) -> list[str]:
 def is_instructional(text: str) -> bool:
     if _OVERRIDES.search(text) is not None:
         return True
-    return any(rule.search(sentence) for sentence in sentences(text) for rule in _SENTENCE_RULES)
+    return any(
+        _is_question(sentence) or any(rule.search(sentence) for rule in _SENTENCE_RULES) for sentence in sentences(text)
+    )
 
 
 def instructional_locators(lines: Iterable[tuple[int, int, str]]) -> list[str]:

@@ -92,7 +92,6 @@ class ObeyingResponder:
     attacks: Sequence[str]
     variant: Variant = "quote"
     rounds: int = field(default=0, init=False)  # drafts written for the current question (adaptive)
-    obeyed: int = field(default=0, init=False)  # drafts that carried an attack's payload
 
     def __call__(self, messages: list[BaseMessage]) -> AIMessage:
         task = next((m.text for m in messages if isinstance(m, HumanMessage)), "")
@@ -127,7 +126,6 @@ class ObeyingResponder:
         innocent = _innocent_line(lines, found[0] if found else None)
         if found is None or innocent is None:
             return _insufficient(innocent)
-        self.obeyed += 1
         attack_line, attack = found
         said = payload(attack)
         sentence = f"{said[0].upper()}{said[1:]}."

@@ -108,6 +108,7 @@ class FaultyModel:
     model_version: str = "test"
     release: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event, repr=False)
+    raised: BaseException | None = field(default=None, repr=False)  # what the call raised, late or not
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
         return self._run("draft", request, tools)
@@ -122,6 +123,9 @@ class FaultyModel:
                     raise ModelBackendError(self.message)
                 self.release.wait(self.hang_s)
             return self.inner.repair(request, tools) if step == "repair" else self.inner.draft(request, tools)
+        except BaseException as exc:
+            self.raised = exc
+            raise
         finally:
             self.finished.set()
 
