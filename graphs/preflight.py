@@ -26,6 +26,7 @@ from quotebound.agent.contracts import GateStatus, Locator, ReasonCode
 from quotebound.tools.policy import Caller
 
 from .context import RunContext
+from .faults import is_store_fault, store_fault
 from .names import Node
 from .state import RunState
 
@@ -165,7 +166,14 @@ def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         denial = {"reason_code": ReasonCode.NOT_PERMITTED.value, "detail": precheck.reason, "topic": precheck.topic}
         return {"path": [Node.PREFLIGHT.value], "signals": [], "missing": [], "gate": "deny", "failure": denial}
     context = dict(state.get("context") or {})
-    found = assess(state["question"], context, ctx, caller)
+    try:
+        found = assess(state["question"], context, ctx, caller)
+    except Exception as exc:
+        if not is_store_fault(exc):
+            raise
+        # the grounding signal reads the index: a broken store ends the run in an abstention, like retrieve's
+        update = {"path": [Node.PREFLIGHT.value], "signals": [], "missing": []}
+        return {**update, "gate": "deny", "failure": store_fault(Node.PREFLIGHT, exc)}
     update: dict[str, Any] = {"path": [Node.PREFLIGHT.value], "signals": found.signals, "missing": found.missing}
     if not found.questions:
         return {**update, "gate": "proceed", "clarify": {"resolved_context": {"from": found.resolved_from}}}

@@ -24,6 +24,7 @@ from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
 
 from .context import RunContext
+from .faults import is_store_fault
 from .names import Node
 from .receipts import write_receipt
 from .state import RunState
@@ -82,7 +83,12 @@ def shown_reason(reason: ReasonCode, caller: Caller, ctx: RunContext) -> ReasonC
 def _covered_topics(caller: Caller, ctx: RunContext) -> list[str]:
     """Titles of current sources this caller may read: the safe alternatives (never a hidden one)."""
     tools = ctx.tools_for(caller.role, sorted(caller.labels))
-    titles = {source.title for source in ctx.corpus.sources() if tools.can_read(source.source_id)}
+    try:
+        titles = {source.title for source in ctx.corpus.sources() if tools.can_read(source.source_id)}
+    except Exception as exc:
+        if not is_store_fault(exc):
+            raise
+        return []  # a broken store still gets its abstention (the hints just lack topics)
     titles = {title for title in titles if not is_instructional(title)}  # a title is document text: never injected text
     return sorted(titles, key=str.casefold)[:_MAX_TOPICS]
 

@@ -181,6 +181,18 @@ def test_locator_index_file_overwritten_under_an_open_agent_abstains(store_dir: 
     assert_fails_closed(outcome, "retrieval_unavailable", "retrieve")
 
 
+def test_locator_index_broken_when_preflight_reads_it_abstains(store_dir: Path) -> None:
+    # a question of two content words makes preflight read the index (its grounding signal)
+    with open_agent(store_dir) as agent:
+        index = store_dir / "index.sqlite"
+        size = index.stat().st_size
+        with index.open("r+b") as handle:
+            handle.seek(4096)
+            handle.write(b"\xff" * (size - 4096))
+        outcome = ask(agent, "Pool hours?")
+    assert_fails_closed(outcome, "retrieval_unavailable", "preflight")
+
+
 # --- resolve -------------------------------------------------------------------------------------------------
 
 
