@@ -6,7 +6,6 @@ test_injection_bipia); these show each guardrail holding in the assembled produc
 
 from __future__ import annotations
 
-import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -25,27 +24,11 @@ from quotebound.agent.contracts import (
 )
 from quotebound.agent.models.scripted import answer_message, scripted_model
 from quotebound.agent.settings import Settings
-from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 POLICY = EXAMPLES / "policy.yaml"
 LEASE_QUOTE = "The minimum lease term is twelve (12) months"
-
-
-@pytest.fixture(scope="module")
-def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("matrix") / "store"
-    with Store(Settings(store=root, embedder="hashing"), create=True) as store:
-        assert Ingestor(store).ingest([EXAMPLES]).ok
-    return root
-
-
-@pytest.fixture
-def store_dir(ingested: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "store"
-    shutil.copytree(ingested, copy)
-    return copy
 
 
 def ask(store: Path, question: str, *, role: str = "public", model: Any = "extractive") -> Any:

@@ -27,30 +27,13 @@ from quotebound.agent.models.base import DraftingModel, DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
 from quotebound.agent.models.scripted import FaultyModel, answer_message, call_message, scripted_model
 from quotebound.agent.settings import AttemptLimits, Settings
-from quotebound.tools.ingest import Ingestor
 from quotebound.tools.registry import ToolRegistry
 from quotebound.tools.store import Store
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 QUESTION = "What is the minimum lease term for renting out a unit?"  # answerable; long enough to skip clarify
 LEASE_SOURCE = "declaration.md"
 # Text no exception message may carry into an envelope or a receipt.
 SECRET = "SECRET-7f3a: /srv/internal/db.sqlite password=hunter2"
-
-
-@pytest.fixture(scope="module")
-def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("faults-store") / "store"
-    with Store(Settings(store=root, embedder="hashing"), create=True) as store:
-        assert Ingestor(store).ingest([EXAMPLES]).ok
-    return root
-
-
-@pytest.fixture
-def store_dir(ingested: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "store"
-    shutil.copytree(ingested, copy)
-    return copy
 
 
 def open_agent(store_dir: Path, model: Any = "extractive", **settings: Any) -> Agent:

@@ -3,7 +3,6 @@ extractive model, clarify rounds and exhaustion, and scripted hostile models tha
 
 from __future__ import annotations
 
-import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,27 +22,9 @@ from quotebound.agent.contracts import (
     Support,
 )
 from quotebound.agent.settings import Settings
-from quotebound.tools.ingest import Ingestor
-from quotebound.tools.store import Store
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 BUDGET_QUOTE = "Monthly regular assessment per Unit: $325.00."
 BUDGET_LOCATOR = "p.1 L11-L11"
-
-
-@pytest.fixture(scope="module")
-def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("hoa-store") / "store"
-    with Store(Settings(store=root, embedder="hashing"), create=True) as store:
-        assert Ingestor(store).ingest([EXAMPLES]).ok
-    return root
-
-
-@pytest.fixture
-def store_dir(ingested: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "store"
-    shutil.copytree(ingested, copy)
-    return copy
 
 
 def open_agent(store_dir: Path, model: Any = "extractive", **settings: Any) -> Agent:
