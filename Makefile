@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STORE ?= .quotebound
+EVAL_DIR ?= .eval
+GOLDEN := evals/golden/hoa.yaml
+BASELINE := evals/golden/hoa.baseline.json
+EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml
 
-.PHONY: install demo lint typecheck test test-fast eval bench clean
+.PHONY: install demo lint test test-fast eval eval-store eval-baseline bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,15 +39,31 @@ test: install
 	$(BIN)/ruff format --check .
 	bash .ci/llm.sh $(VENV) >/dev/null
 	$(BIN)/python -m pytest --require-llm
+	$(MAKE) eval
 
 # The same suite without the real LLM (its tests skip): the quick loop while developing.
 test-fast: install
 	$(BIN)/python -m pytest -m "not llm"
 
+# The shipped golden set through the regression gate, against the committed baseline (exit 1 on a regression).
+# Reports: $(EVAL_DIR)/report/report.{json,md,html}.
+eval: eval-store
+	$(EVAL_RUN) --baseline $(BASELINE) --out $(EVAL_DIR)/report
+
+# After an intended change of behaviour: run the set and make its report the new baseline (review the diff).
+eval-baseline: eval-store
+	$(EVAL_RUN) --out $(EVAL_DIR)/baseline || true
+	cp $(EVAL_DIR)/baseline/report.json $(BASELINE)
+
+eval-store: install
+	rm -rf $(EVAL_DIR)/store
+	$(BIN)/quotebound ingest examples/hoa --store $(EVAL_DIR)/store >/dev/null
+
 bench: install
 	$(BIN)/python benchmarks/bench_gate.py
 	$(BIN)/python benchmarks/bench_graph.py
 	$(BIN)/python benchmarks/bench_corpus.py
+	$(BIN)/python benchmarks/bench_eval.py
 
 clean:
-	rm -rf $(VENV) $(STORE) build *.egg-info
+	rm -rf $(VENV) $(STORE) $(EVAL_DIR) build *.egg-info

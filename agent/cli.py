@@ -26,6 +26,7 @@ Start here:
   quotebound tool quote_fetch '{"source_id": "budget-2025.md", "locator": "p.1 L1-L3"}' --store .quotebound
   quotebound audit verify --store .quotebound            # every run's receipt, hash-chained
   quotebound audit show audit://quotebound/<id> --store .quotebound
+  quotebound eval run evals/golden/hoa.yaml --store .quotebound --policy examples/hoa/policy.yaml --out .eval
 
 Exit codes: 0 ok, 1 something failed (a file did not ingest, a tool refused, a broken audit chain), 2 bad usage
 or request, 3 misconfiguration or an unavailable store (the operator must act); `ask` also exits 3 when it
@@ -292,8 +293,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tool)
 
     from .cli_audit import add_audit_parser
+    from .cli_eval import add_eval_parser
 
     add_audit_parser(sub)
+    add_eval_parser(sub)
     return parser
 
 

@@ -131,10 +131,12 @@ class Store:
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from .embedders import make_embedder
+            with self.lock:  # concurrent runs (the eval harness's threads) must not build it twice
+                if self._embedder is None:
+                    from .embedders import make_embedder
 
-            name = self.meta("embedder_kind") or self.settings.embedder
-            self._embedder = make_embedder(name, self.root / "cache")  # type: ignore[arg-type]
+                    name = self.meta("embedder_kind") or self.settings.embedder
+                    self._embedder = make_embedder(name, self.root / "cache")  # type: ignore[arg-type]
         recorded = self.meta("embedder")
         if recorded is not None and recorded != self._embedder.name:
             raise OperatorError(
@@ -154,14 +156,18 @@ class Store:
     @property
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
-            from .vectors import VectorIndex
-
-            dim = self.embedder.dim
-            if self.settings.qdrant_url:
-                self._vectors = VectorIndex(dim=dim, url=self.settings.qdrant_url, api_key=self.settings.qdrant_api_key)
-            else:
-                self._vectors = VectorIndex(dim=dim, path=self.root / "qdrant")
+            with self.lock:  # two threads opening embedded Qdrant at once: the second finds the folder locked
+                if self._vectors is None:
+                    self._vectors = self._open_vectors()
         return self._vectors
+
+    def _open_vectors(self) -> VectorIndex:
+        from .vectors import VectorIndex
+
+        dim = self.embedder.dim
+        if self.settings.qdrant_url:
+            return VectorIndex(dim=dim, url=self.settings.qdrant_url, api_key=self.settings.qdrant_api_key)
+        return VectorIndex(dim=dim, path=self.root / "qdrant")
 
     # --- transactions -----------------------------------------------------------------------------------
 
