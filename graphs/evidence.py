@@ -6,6 +6,7 @@ store fault and ends the run in a `retrieval_unavailable` abstention."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -19,9 +20,16 @@ from .state import RunState
 
 
 def resolved_question(state: RunState) -> str:
-    """The question with the session's clarified values appended, so retrieval and drafting can use them."""
+    """The question with the session's clarified values appended, so retrieval, drafting and the gate can use
+    them. A field's name is kept only when it is the question's own word ("unit: 4B" for "my unit"): a name the
+    clarify step made up ("time_scope", "detail") would become question words the evidence must match, and no
+    document holds them ("What is the assessment this year? (2025)", not "(time scope: 2025)")."""
     context = state.get("context") or {}
-    extras = "; ".join(f"{key.replace('_', ' ')}: {value}" for key, value in sorted(context.items()))
+    asked = set(re.findall(r"\w+", state["question"].casefold()))
+    extras = "; ".join(
+        f"{key.replace('_', ' ')}: {value}" if set(key.casefold().split("_")) <= asked else value
+        for key, value in sorted(context.items())
+    )
     return f"{state['question']} ({extras})" if extras else state["question"]
 
 

@@ -1,8 +1,10 @@
 """`preflight`: the content-agnostic answerability gate of hoa-chat-v0.4 §1, before any model or tool call.
 
-Four signals, none of which assumes anything about the documents:
+Four signals, none of which assumes anything about what the documents are about (two read their layout):
 - UnknownIntent: the question has too little to act on (intent confidence below `tau_intent`);
-- AmbiguousSubject: deixis only the user can resolve ("my unit", "our lot", "today", "this year");
+- AmbiguousSubject: deixis only the user can resolve: "my unit" / "our lot" when the corpus the caller may read
+  tells several units / lots apart (by a table column or a label such as "Lot B"; "my dog" names nothing the
+  documents distinguish, so there is nothing to ask), and "today" / "this year";
 - InsufficientParameters: a computation over a quantity the user left open ("for a few months");
 - InsufficientGrounding: the corpus knows the topic but covers too little of a very short question.
 Before any of them, the policy pre-check (adr-0010 G4): a restricted topic, an attempt to enumerate what is
@@ -23,6 +25,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from quotebound.agent.contracts import GateStatus, Locator, ReasonCode
+from quotebound.tools.instances import named_instances, noun_forms
 from quotebound.tools.policy import Caller
 
 from .context import RunContext
@@ -52,6 +55,8 @@ _OPEN_QUANTITY = re.compile(
     r"\b(?:for|over|of|after|in)\s+(?:a\s+few|some|several|many|a\s+number\s+of|x|n)\s+([^\W\d_][\w-]{2,30})",
     re.IGNORECASE,
 )
+
+_INSTANCE_SEARCH_LIMIT = 200  # chunks mentioning the noun whose sources are read for its instances
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,8 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
         noun, identifier = match.group(2).lower(), match.group(3)
         if identifier or noun in known or noun in missing:
             continue
+        if not _names_several(noun, ctx, caller or Caller()):
+            continue  # the documents know one such thing or none: the user has nothing to pick between
         signals.append("AmbiguousSubject")
         missing.append(noun)
         questions.append(_ask(noun, f"Which {noun} do you mean? Please give its name or number."))
@@ -124,6 +131,33 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
             missing.append("detail")
             questions.append(_ask("detail", "Can you add more detail (a name, a date, or what it is about)?"))
     return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from)
+
+
+def _names_several(noun: str, ctx: RunContext, caller: Caller) -> bool:
+    """Whether the sources the caller may read tell apart two or more instances of `noun` (two units in a unit
+    table, "Building 1" and "Building 2"). Only readable text counts, as the caller sees it: whether to ask must
+    not reveal what a hidden source or a masked value lists. The sources read are those whose chunks mention
+    the noun (the table's header row, the labelled mention); each is read whole, as a table's rows follow its
+    header in later chunks."""
+    hits = ctx.corpus.lexical_search(" ".join(sorted(noun_forms(noun))), _INSTANCE_SEARCH_LIMIT)
+    if not hits:
+        return False
+    tools = ctx.tools_for(caller.role, sorted(caller.labels))
+    pointers = ctx.corpus.chunk_pointers(cid for cid, _ in hits)
+    instances: set[str] = set()
+    seen: set[str] = set()
+    for chunk_id, _ in hits:
+        pointer = pointers.get(chunk_id)
+        if pointer is None or pointer.source_id in seen:
+            continue
+        seen.add(pointer.source_id)
+        if not tools.can_read(pointer.source_id):
+            continue
+        source = tools.readable_source(pointer.source_id, pointer.version)
+        instances |= named_instances((text for _, _, text in tools.visible_iter_lines(source)), noun)
+        if len(instances) >= 2:
+            return True
+    return False
 
 
 def _lexical_coverage(question: str, words: list[str], ctx: RunContext, caller: Caller) -> float:

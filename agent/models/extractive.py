@@ -11,6 +11,7 @@ a calc result. With no answering line it reports insufficient evidence; `repair`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from quotebound import __version__
 from quotebound.agent.contracts import (
@@ -333,6 +334,10 @@ def _terms(words: list[str] | tuple[str, ...]) -> str:
     return ", ".join(plain) if plain else "the terms of the question"
 
 
+def _as_written(question: Question, words: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(question.as_written(w) for w in words))
+
+
 def _conflict_levels(conflict: Conflict, facts: list[Fact], pool: LinePool) -> tuple[str, str]:
     order = {"primary": 0, "unknown": 1, "secondary": 2}
     values = sorted(
@@ -379,8 +384,11 @@ def assemble(
     elif not facts:
         gaps = [Gap(need=f"a quoted answer to: {question.text.strip()}", why="no_quote_found")]
         level1 = "Insufficient evidence: no passage in the available documents answers this question."
-        absent = f"None of the retrieved passages mentions {_terms(unknown)}." if unknown else ""
-        covered = f"No quoted line covers enough of the question's terms ({_terms(question.words)}) to answer it."
+        # The question's terms as it wrote them: the model's normalized forms ("feet" for "footage", "building"
+        # for "buildings") are not words the question or a document holds, and the gate rejects what neither holds.
+        absent = f"None of the retrieved passages mentions {_terms(_as_written(question, unknown))}." if unknown else ""
+        terms = _terms(_as_written(question, question.words))
+        covered = f"No quoted line covers enough of the question's terms ({terms}) to answer it."
         level2 = f"{absent} {covered}".strip()
         why = "no quote in the available documents answers the question"
     elif conflicts:

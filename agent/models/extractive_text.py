@@ -117,6 +117,13 @@ class Question:
     period_words: frozenset[str]  # the words of the period cue, matched through period logic
     op: str | None  # share | percentage | difference | sum
     acronyms: frozenset[str] = frozenset()  # words written as acronyms (NASA, LLC): documents often spell them out
+    spelled: tuple[str, ...] = ()  # each of `words` as the question wrote it ("roofs" for roof, "footage" for feet)
+
+    def as_written(self, word: str) -> str:
+        """`word` (one of `words`) as the question spelled it. Text the model shows must use the question's own
+        spelling: a normalized form ("feet" for "footage") is a word neither the question nor a document holds."""
+        written = dict(zip(self.words, self.spelled, strict=False))
+        return written.get(word, word)
 
     @property
     def key(self) -> str:
@@ -141,15 +148,17 @@ def analyze(text: str) -> Question:
         for match in _CUE_RES[f"period:{period}"].finditer(lowered):
             period_words.update(normalize(t) for t in _TOKEN.findall(match.group()) if t not in STOPWORDS)
     words: list[str] = []
+    spelled: list[str] = []
     acronyms: set[str] = set()
     for raw in _TOKEN.findall(text):
         word = normalize(raw)
         if raw.lower() in STOPWORDS or word in STOPWORDS or (len(word) < 2 and not word.isdigit()) or word in words:
             continue
         words.append(word)
+        spelled.append(raw)
         if raw.isalpha() and raw.isupper() and 2 <= len(raw) <= 6:
             acronyms.add(word)
-    return Question(text, tuple(words), kind, period, frozenset(period_words), op, frozenset(acronyms))
+    return Question(text, tuple(words), kind, period, frozenset(period_words), op, frozenset(acronyms), tuple(spelled))
 
 
 # --- Values -------------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def store_dir(tmp_path: Path) -> Path:
 def test_runs_write_their_receipts_to_postgres(store_dir: Path, dsn: str) -> None:
     with Agent(Settings(store=store_dir, embedder="hashing", audit_dsn=dsn)) as agent:
         answer = agent.ask("How many hours may guests park?")
-        clarify = agent.ask("How long may my guest park?", session_id="s1")
+        clarify = agent.ask("How long may guests park this week?", session_id="s1")
         assert isinstance(answer, AnswerEnvelope) and clarify.status == "clarify"
         for envelope in (answer, clarify):
             entry = agent.ledger.get(envelope.audit_ref)

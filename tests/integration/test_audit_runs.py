@@ -52,7 +52,7 @@ RULES = (
 STAFF = "# Staff guests\n\nStaff guests may park in lot B.\nWrite to hr-desk@example.com for a staff guest permit.\n"
 ANSWERED = "How many hours may guests park?"
 UNANSWERED = "What are the opening hours of the swimming pool?"
-AMBIGUOUS = "How long may my guest park?"
+AMBIGUOUS = "How long may guests park this week?"  # "this week": only the user can say which one
 
 
 class AuditPolicy(DefaultPolicy):
@@ -198,12 +198,12 @@ def test_a_clarify_pause_and_its_resume_write_one_receipt_each(agent: Agent) -> 
     assert paused.path == ["preflight", "clarify"] and paused.gate.preflight == "clarify"
     assert paused.gate.signals == ["AmbiguousSubject"] and paused.query.context is None
     before = count(agent)
-    final = agent.resume(sid, {"guest": "Sam"})
+    final = agent.resume(sid, {"time_scope": "2025-06-02"})
     assert count(agent) == before + 1  # the clarify node re-runs on resume; its receipt is not written twice
     resumed = receipt_of(agent, final)
     assert isinstance(final, AnswerEnvelope | AbstainEnvelope) and final.audit_ref != pause.audit_ref
     assert resumed.run_id == paused.run_id and resumed.path[:2] == ["preflight", "clarify"]
-    assert resumed.query.context == {"guest": "Sam"} and resumed.query.context_sha256 is not None
+    assert resumed.query.context == {"time_scope": "2025-06-02"} and resumed.query.context_sha256 is not None
 
 
 def test_a_second_pause_of_the_same_run_gets_its_own_receipt(agent: Agent) -> None:
@@ -313,7 +313,7 @@ def test_a_resume_whose_receipt_cannot_be_written_returns_no_answer(store_dir: P
         sid = uuid.uuid4().hex
         assert isinstance(agent.ask(AMBIGUOUS, session_id=sid), ClarifyEnvelope)
         ledger.down = True
-        envelope = agent.resume(sid, {"guest": "Sam"})
+        envelope = agent.resume(sid, {"time_scope": "2025-06-02"})
         assert isinstance(envelope, ErrorEnvelope) and envelope.code is ErrorCode.AUDIT_UNAVAILABLE
         assert count(agent) == 1  # only the pause's receipt
 

@@ -73,9 +73,11 @@ def test_ask_prints_one_envelope_and_resumes_a_clarify(store_dir: Path, capsys: 
     assert main(["ask", "How many hours may guests park?", "--store", str(store_dir), "--json"]) == EXIT_OK
     envelope = json.loads(capsys.readouterr().out)
     assert envelope["status"] == "answer" and "72 hours" in envelope["answer"]["level1"]
-    assert main(["ask", "How long may my guest park?", "--store", str(store_dir), "--session", "s1", "--json"]) == 0
+    ambiguous = "How long may guests park this week?"  # "this week": only the user can say which one
+    assert main(["ask", ambiguous, "--store", str(store_dir), "--session", "s1", "--json"]) == 0
     clarify = json.loads(capsys.readouterr().out)
-    assert clarify["status"] == "clarify" and clarify["questions"][0]["field"] == "guest"
-    assert main(["ask", "--store", str(store_dir), "--session", "s1", "--reply", "guest=Sam", "--json"]) == 0
+    assert clarify["status"] == "clarify" and clarify["questions"][0]["field"] == "time_scope"
+    reply = "time_scope=2025-06-02"
+    assert main(["ask", "--store", str(store_dir), "--session", "s1", "--reply", reply, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["status"] in {"answer", "abstain"}
-    assert main(["ask", "--store", str(store_dir), "--reply", "guest=Sam"]) == EXIT_USAGE
+    assert main(["ask", "--store", str(store_dir), "--reply", reply]) == EXIT_USAGE

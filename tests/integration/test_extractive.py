@@ -208,6 +208,24 @@ def test_missing_evidence_reports_insufficient(ask: Callable[..., Draft]) -> Non
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "Who is responsible for maintaining the roofs of the buildings?",  # normalized: "building"
+        "What does the Security Access Sheet say about how long camera footage is kept?",  # normalized: "feet"
+    ],
+)
+def test_an_insufficient_evidence_report_names_the_terms_as_the_question_wrote_them(
+    ask: Callable[..., Draft], ctx: ToolContext, question: str
+) -> None:
+    from quotebound.agent.gate.grounding import check_grounding
+
+    draft = ask(question)
+    assert draft.evidence.mode == "report_insufficient_evidence" and not draft.evidence.facts
+    # Nothing is cited, so only the question and the gate's framing words ground the report's text.
+    assert check_grounding(draft, ctx, question, frozenset(), []) == []
+
+
+@pytest.mark.parametrize(
     ("question", "value"),
     [
         ("What is the HOA's total annual budget?", "$93,600.00"),  # not the operating total, a different subject

@@ -23,6 +23,7 @@ from quotebound.agent.contracts import (
 )
 from quotebound.agent.settings import Settings
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 BUDGET_QUOTE = "Monthly regular assessment per Unit: $325.00."
 BUDGET_LOCATOR = "p.1 L11-L11"
 
@@ -171,6 +172,90 @@ def test_session_context_is_not_asked_twice(agent: Agent) -> None:
     agent.resume(sid, {"unit": "4B"})
     again = agent.ask("How many bedrooms does my unit have?", session_id=sid)
     assert not isinstance(again, ClarifyEnvelope)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do I have to keep my dog on a leash in the Common Area?",  # the documents name no dogs apart
+        "What bank account number do I pay my dues into?",
+        "Which email address handles questions about my account with the management company?",
+    ],
+)
+def test_my_noun_the_documents_do_not_tell_apart_is_not_asked_about(agent: Agent, question: str) -> None:
+    envelope = agent.ask(question, session_id=session())
+    assert not isinstance(envelope, ClarifyEnvelope), envelope
+
+
+def test_my_noun_the_documents_list_several_of_is_asked_about(agent: Agent) -> None:
+    # the unit schedule's "Unit" column and the declaration's "Building 1" ... "Building 6" list several of each
+    for question, field in (("What floor plans are in my building?", "building"), ("Where is my unit?", "unit")):
+        envelope = agent.ask(question, session_id=session())
+        assert isinstance(envelope, ClarifyEnvelope), envelope
+        assert [q.field for q in envelope.questions] == [field]
+
+
+def test_named_instances_reads_a_column_headed_by_the_noun_and_labels_after_it() -> None:
+    from quotebound.tools.instances import named_instances
+
+    table = ["| Unit | Floor plan | Number of Units |", "|---|---|---:|", "| 1A | Douglas | 6 |", "| 1B | Aspen | 8 |"]
+    assert named_instances(table, "unit") == {"1a", "1b"}
+    assert named_instances(table, "units") == {"1a", "1b"}  # the plural names the same column
+    assert named_instances(table, "plan") == set()  # "Floor plan" is another column's name
+    prose = ["Building 1 and Building 2 share a roof.", "Park in Lot B.", "The Unit Schedule lists them."]
+    assert named_instances(prose, "building") == {"1", "2"}
+    assert named_instances(prose, "lot") == {"b"}
+    assert named_instances(prose, "unit") == set()  # "Schedule" is a word, not an identifier
+    assert named_instances(["Dogs must be leashed at all times."], "dog") == set()
+
+
+def test_instances_only_a_hidden_source_lists_do_not_make_a_subject_ambiguous(store_dir: Path) -> None:
+    # Cameras 1-5 are listed only on the restricted security sheet: asking "which camera?" would tell a public
+    # caller that the hidden sheet exists (and that it lists several); a steward who may read it is asked.
+    from quotebound.tools.policy_file import FilePolicy
+
+    policy = FilePolicy.load(EXAMPLES / "policy.yaml")
+    question = "Which way does my camera face, and what does it record?"
+    with Agent(Settings(store=store_dir, embedder="hashing"), model="extractive", policy=policy) as agent:
+        public = agent.ask(question, session_id=session(), role="public")
+        steward = agent.ask(question, session_id=session(), role="steward")
+    assert not isinstance(public, ClarifyEnvelope), public
+    assert isinstance(steward, ClarifyEnvelope) and [q.field for q in steward.questions] == ["camera"]
+
+
+def test_a_clarified_time_scope_answers_with_its_value_not_its_field_name(agent: Agent) -> None:
+    sid = session()
+    first = agent.ask("What is the monthly assessment this year?", session_id=sid)
+    assert isinstance(first, ClarifyEnvelope) and [q.field for q in first.questions] == ["time_scope"]
+    answer = agent.resume(sid, {"time_scope": "2025"})
+    assert isinstance(answer, AnswerEnvelope), answer  # "time" and "scope" are not question words to match
+    assert "325" in answer.answer.level1 or "340" in answer.answer.level1
+
+
+def test_resolved_question_appends_made_up_field_names_as_values_only() -> None:
+    from quotebound.graphs.evidence import resolved_question
+
+    state: Any = {"question": "What is the monthly assessment this year?", "context": {"time_scope": "2025"}}
+    assert resolved_question(state) == "What is the monthly assessment this year? (2025)"
+    state = {
+        "question": "How much will my unit pay over a few months?",
+        "context": {"unit": "4B", "number_of_months": "3"},
+    }
+    assert resolved_question(state) == "How much will my unit pay over a few months? (3; unit: 4B)"  # "unit" is asked
+    assert resolved_question({"question": "Q?", "context": {}}) == "Q?"  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is responsible for maintaining the roofs of the buildings?",  # the model's "building" for "buildings"
+        "What does the Security Access Sheet say about how long camera footage is kept?",  # its "feet" for "footage"
+    ],
+)
+def test_a_model_reporting_no_evidence_abstains_for_that_reason(agent: Agent, question: str) -> None:
+    envelope = agent.ask(question, session_id=session())
+    assert isinstance(envelope, AbstainEnvelope), envelope
+    assert envelope.reason_code in {"no_evidence", "insufficient_evidence"}, envelope.reason_code
 
 
 def test_resume_without_a_pause_is_a_bad_request(agent: Agent) -> None:

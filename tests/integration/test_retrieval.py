@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,3 +68,29 @@ def test_retrieval_returns_pointers_and_respects_policy(make_files, ingest: Inge
     dumped = hits[0].model_dump()
     assert set(dumped) == {"source_id", "version", "locator", "score", "lexical_rank", "dense_rank"}
     assert corpus.locator_exists(hits[0].source_id, hits[0].locator)
+
+
+def test_vector_index_opens_once_when_runs_start_together(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Concurrent runs (the eval harness's threads) used to open embedded Qdrant twice; the second found its
+    folder locked and the run abstained `retrieval_unavailable`."""
+    import threading
+    import time
+
+    from quotebound.tools import vectors
+
+    opened: list[object] = []
+    original = vectors.VectorIndex.__init__
+
+    def slow_init(self: vectors.VectorIndex, *args: Any, **kwargs: Any) -> None:
+        time.sleep(0.2)  # widen the window the race needs
+        opened.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(vectors.VectorIndex, "__init__", slow_init)
+    seen: list[object] = []
+    threads = [threading.Thread(target=lambda: seen.append(store.vectors)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(opened) == 1 and len(seen) == 4 and all(index is seen[0] for index in seen)
