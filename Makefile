@@ -6,7 +6,8 @@ STORE ?= .quotebound
 EVAL_DIR ?= .eval
 GOLDEN := evals/golden/hoa.yaml
 BASELINE := evals/golden/hoa.baseline.json
-EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml
+EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
+	--gate evals/golden/hoa.gate.yaml
 
 .PHONY: install demo lint test test-fast eval eval-store eval-baseline bench clean
 

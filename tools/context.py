@@ -49,21 +49,36 @@ class ToolContext:
         lines = self.corpus.lines(source.source_id, source.version, span)
         return apply_obligations(lines, self.obligations_for(source))
 
+    def _caller_key(self) -> tuple[object, ...]:
+        """What obligations depend on: the policy (object and version) and the caller."""
+        return (id(self.policy), self.policy.version, self.caller.role, tuple(sorted(self.caller.labels)))
+
     def changed_chunks(self) -> dict[int, str]:
         """Every current chunk whose text this caller's obligations change (masked, generalized or dropped lines),
         with its visible text. Retrieval ranks these by their visible text alone, and considers all of them, not
-        only those the raw indexes return, so neither a hit nor its rank can confirm a guess at a withheld value."""
+        only those the raw indexes return, so neither a hit nor its rank can confirm a guess at a withheld value.
+        Kept on the corpus across runs, keyed by the caller and the current source versions (a new ingest makes
+        new versions, so it can never serve a stale entry)."""
         if self._changed_chunks is None:
-            changed: dict[int, str] = {}
-            for source in self.corpus.sources():
-                if not self.obligations_for(source) or not self.can_read(source.source_id):
-                    continue
-                for pointer in self.corpus.source_chunks(source.source_id, source.version):
-                    lines, applied = self.visible_lines(source, Locator.parse(pointer.locator))
-                    if applied:
-                        changed[pointer.chunk_id] = "\n".join(lines)
-            self._changed_chunks = changed
+            sources = self.corpus.sources()
+            key = ("changed", self._caller_key(), tuple((s.source_id, s.version, s.content_hash) for s in sources))
+            cached = self.corpus.memo.get(key)
+            if cached is None:
+                cached = self._compute_changed(sources)
+                self.corpus.remember(key, cached)
+            self._changed_chunks = cached
         return self._changed_chunks
+
+    def _compute_changed(self, sources: list[Source]) -> dict[int, str]:
+        changed: dict[int, str] = {}
+        for source in sources:
+            if not self.obligations_for(source) or not self.can_read(source.source_id):
+                continue
+            for pointer in self.corpus.source_chunks(source.source_id, source.version):
+                lines, applied = self.visible_lines(source, Locator.parse(pointer.locator))
+                if applied:
+                    changed[pointer.chunk_id] = "\n".join(lines)
+        return changed
 
     def visible_iter_lines(self, source: Source) -> Iterator[tuple[int, int, str]]:
         """(page, line_no, visible text) of every line of `source`, in reading order."""
@@ -76,8 +91,11 @@ class ToolContext:
         A hash of the raw text would let a caller confirm a guess at a masked value (hash the guess, compare)."""
         key = (source.source_id, source.version)
         if key not in self._content_hashes:
+            shared = ("visible_hash", self._caller_key(), source.source_id, source.version, source.content_hash)
             if not self.obligations_for(source):
                 self._content_hashes[key] = source.content_hash
+            elif shared in self.corpus.memo:
+                self._content_hashes[key] = str(self.corpus.memo[shared])
             else:
                 pages: list[list[str]] = [[] for _ in self.corpus.page_lines(source.source_id, source.version)]
                 for page, _, text in self.visible_iter_lines(source):
@@ -85,4 +103,5 @@ class ToolContext:
                 # the same layout ingest hashes: lines joined by newlines, pages by form feeds
                 normalized = "\f".join("\n".join(lines) for lines in pages)
                 self._content_hashes[key] = hashlib.sha256(normalized.encode("utf-8")).hexdigest()
+                self.corpus.remember(shared, self._content_hashes[key])
         return self._content_hashes[key]

@@ -64,8 +64,18 @@ def fts_query(text: str) -> str | None:
 class Corpus:
     """The read side of a store."""
 
+    _MEMO_LIMIT = 4096
+
     def __init__(self, store: Store) -> None:
         self.store = store
+        # Values derived from immutable source versions under one caller's obligations (see ToolContext), shared
+        # by the runs of one agent. Keys carry the versions and content hashes they depend on.
+        self.memo: dict[tuple[object, ...], Any] = {}
+
+    def remember(self, key: tuple[object, ...], value: Any) -> None:
+        if len(self.memo) >= self._MEMO_LIMIT:
+            self.memo.clear()  # many distinct callers: start over rather than grow without bound
+        self.memo[key] = value
 
     def _rows(self, sql: str, params: Iterable[object] = ()) -> list[tuple[object, ...]]:
         """Rows of a query; a failing or corrupt locator index is an operator fault, never a raw sqlite3 error."""
