@@ -7,28 +7,93 @@ if envelope.status == "clarify":
     envelope = agent.resume("s1", {"unit": "4B"})
 
 Every run writes one receipt to the audit ledger (`agent.ledger`), whatever its end; `envelope.audit_ref` names it.
+`aask`/`aresume` are the same on an event loop; `astream`/`astream_resume` (and `stream`/`stream_resume`) yield
+progress events (agent/events.py) and end with one `EnvelopeEvent` carrying the same envelope.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command, Overwrite
 from pydantic import TypeAdapter
+
+from quotebound.graphs.names import Node
 
 from .audit import LedgerBackend, new_audit_ref, open_ledger
 from .contracts import AskRequest, Envelope
 from .errors import CallerError, ErrorCode, OperatorError
+from .events import EnvelopeEvent, NodeEvent, ProgressEvent, node_summary, progress_event
 from .models.base import DraftingModel
 from .run_errors import error_code, error_envelope
 from .settings import Settings
 
 _ENVELOPE: TypeAdapter[Any] = TypeAdapter(Envelope)
+_STREAM_MODES = ["updates", "custom"]
+_NODES = frozenset(node.value for node in Node)
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Run:
+    payload: Any  # the graph's input: a new run's state, or `Command(resume=...)`
+    config: dict[str, Any]
+    fallback: dict[str, Any]  # the state to record if the run fails before anything is checkpointed
+
+
+def _event(mode: str, chunk: Any, ended: dict[str, Any]) -> NodeEvent | ProgressEvent | None:
+    """One stream chunk as an event; the run's end (envelope or interrupt) is kept in `ended` for `_finish`."""
+    if mode == "custom":
+        return progress_event(chunk, _NODES)
+    if mode != "updates" or not isinstance(chunk, dict):
+        return None
+    if "__interrupt__" in chunk:
+        ended["__interrupt__"] = list(chunk["__interrupt__"])
+        return None
+    for node, update in chunk.items():
+        if node not in _NODES:
+            continue
+        if isinstance(update, dict) and update.get("envelope") is not None:
+            ended["envelope"] = update["envelope"]
+        return NodeEvent(node=node, summary=node_summary(node, update if isinstance(update, dict) else None))
+    return None
+
+
+class _SqliteSaver(SqliteSaver):
+    """The default checkpointer: LangGraph's `SqliteSaver`, whose async methods (which it lacks) run its sync
+    ones on a worker thread, so `aask` and `astream` work on it too. Its own lock serializes the connection."""
+
+    async def aget_tuple(self, config: Any) -> Any:
+        return await asyncio.to_thread(self.get_tuple, config)
+
+    async def alist(  # type: ignore[override]
+        self, config: Any, *, filter: dict[str, Any] | None = None, before: Any = None, limit: int | None = None
+    ) -> AsyncIterator[Any]:
+        items = await asyncio.to_thread(lambda: list(self.list(config, filter=filter, before=before, limit=limit)))
+        for item in items:
+            yield item
+
+    async def aput(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str, task_path: str = ""
+    ) -> None:
+        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def aget_delta_channel_history(self, *, config: Any, channels: Sequence[str]) -> Any:
+        return await asyncio.to_thread(lambda: self.get_delta_channel_history(config=config, channels=channels))
 
 
 class Agent:
@@ -88,82 +153,27 @@ class Agent:
     def _sqlite_saver(self, path: Path) -> Any:
         import sqlite3
 
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
         connection = sqlite3.connect(path, check_same_thread=False)
         self._owned_saver = connection
-        return SqliteSaver(connection)
+        return _SqliteSaver(connection)
 
     @staticmethod
     def _config(session_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": session_id}, "recursion_limit": 60}
 
-    def _finish(self, result: dict[str, Any]) -> Any:
-        interrupts = result.get("__interrupt__") or []
-        if interrupts:
-            return _ENVELOPE.validate_python(interrupts[0].value)
-        return _ENVELOPE.validate_python(result["envelope"])
+    # --- one run, whichever way it is driven -------------------------------------------------------------
+    # `ask`/`aask`/`stream`/`astream` share `_new_run`; `resume`/`aresume`/`stream_resume`/`astream_resume` share
+    # `_resumed_run`; every driver ends through `_finish` or `_failed`, so sync, async and streamed runs get the
+    # same validation, envelopes and receipts.
 
-    def _run(self, payload: Any, config: dict[str, Any], fallback: dict[str, Any]) -> Any:
-        """Invoke the graph; any failure becomes an error envelope with its own receipt. A node whose receipt
-        could not be written raised before its envelope left it, so no answer ships without its audit trail."""
-        try:
-            return self._finish(self.graph.invoke(payload, config, context=self.context))
-        except Exception as exc:  # every end of a run gets an envelope and a receipt, an unforeseen one too
-            return self._failed(exc, config, fallback)
-
-    def _failed(self, exc: Exception, config: dict[str, Any], fallback: dict[str, Any]) -> Any:
-        from quotebound.graphs.receipts import build_receipt
-
-        code = error_code(exc)
-        state, error_at = self._state_at_failure(config, fallback)
-        audit_ref = new_audit_ref()
-        run_id = str(state.get("run_id") or fallback.get("run_id") or uuid.uuid4().hex)
-        latency = (time.time() - float(state.get("started_at") or time.time())) * 1000
-
-        def envelope_for(code: ErrorCode) -> Any:
-            return error_envelope(
-                code, audit_ref=audit_ref, run_id=run_id, model_id=self.model.model_id, latency_ms=round(latency, 1)
-            )
-
-        envelope = envelope_for(code)
-        # The details go to the operator's log only, under the audit_ref the caller can quote.
-        log.error("run %s failed (%s); audit_ref %s", run_id, code.value, audit_ref, exc_info=exc)
-        if code is ErrorCode.AUDIT_UNAVAILABLE:
-            return envelope  # the ledger just failed: this audit_ref resolves to nothing
-        try:
-            receipt = build_receipt(
-                self.context, {**state, "run_id": run_id}, envelope.model_dump(mode="json"), error_at=error_at
-            )  # type: ignore[arg-type]
-            self.ledger.append(audit_ref, run_id, receipt.model_dump(mode="json"))
-        except Exception as audit_exc:
-            log.error("the error receipt %s of run %s could not be written", audit_ref, run_id, exc_info=audit_exc)
-            return envelope_for(ErrorCode.AUDIT_UNAVAILABLE)
-        return envelope
-
-    def _state_at_failure(self, config: dict[str, Any], fallback: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-        """The last state checkpointed for this run and the node(s) that failed; the run's input if there is none."""
-        try:
-            snapshot = self.graph.get_state(config)
-        except Exception:  # the checkpointer may be what failed
-            return fallback, []
-        values = dict(snapshot.values)
-        if values.get("run_id") != fallback.get("run_id"):
-            return fallback, []
-        failed = [task.name for task in snapshot.tasks if task.error is not None]
-        return values, failed or list(snapshot.next)
-
-    def ask(
+    def _new_run(
         self,
         question: str,
-        *,
-        session_id: str | None = None,
-        role: str = "public",
-        labels: list[str] | None = None,
-        context: dict[str, str] | None = None,
-    ) -> Any:
-        """Run one question to a terminal (answer or abstain) or to a clarify pause; returns the envelope. A run
-        that fails (the audit ledger cannot record it, the store breaks) returns an `ErrorEnvelope` instead."""
+        session_id: str | None,
+        role: str,
+        labels: list[str] | None,
+        context: dict[str, str] | None,
+    ) -> _Run:
         try:
             request = AskRequest(
                 question=question, session_id=session_id, role=role, labels=labels or [], context=context or {}
@@ -192,15 +202,192 @@ class Agent:
         }
         # A new run on the session's thread: the per-run lists restart instead of adding to the last run's.
         payload = {**state, "path": Overwrite([]), "tool_calls": Overwrite([])}
-        return self._run(payload, self._config(session), state)
+        return _Run(payload, self._config(session), state)
+
+    def _resumed_run(self, session_id: str, replies: dict[str, str], snapshot: Any) -> _Run:
+        if not snapshot.interrupts:
+            raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
+        return _Run(Command(resume=replies), self._config(session_id), dict(snapshot.values))
+
+    def _finish(self, result: dict[str, Any]) -> Any:
+        interrupts = result.get("__interrupt__") or []
+        if interrupts:
+            return _ENVELOPE.validate_python(interrupts[0].value)
+        return _ENVELOPE.validate_python(result["envelope"])
+
+    def _run(self, run: _Run) -> Any:
+        """Invoke the graph; any failure becomes an error envelope with its own receipt. A node whose receipt
+        could not be written raised before its envelope left it, so no answer ships without its audit trail."""
+        try:
+            return self._finish(self.graph.invoke(run.payload, run.config, context=self.context))
+        except Exception as exc:  # every end of a run gets an envelope and a receipt, an unforeseen one too
+            return self._failed(exc, run, self._snapshot(run.config))
+
+    async def _arun(self, run: _Run) -> Any:
+        try:
+            return self._finish(await self.graph.ainvoke(run.payload, run.config, context=self.context))
+        except Exception as exc:
+            snapshot = await self._asnapshot(run.config)
+            # The ledger write may wait on a lock: off the event loop.
+            return await asyncio.to_thread(self._failed, exc, run, snapshot)
+
+    def _stream(self, run: _Run) -> Iterator[Any]:
+        ended: dict[str, Any] = {}
+        try:
+            for mode, chunk in self.graph.stream(
+                run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
+            ):
+                event = _event(mode, chunk, ended)
+                if event is not None:
+                    yield event
+            envelope = self._finish(ended)
+        except Exception as exc:
+            envelope = self._failed(exc, run, self._snapshot(run.config))
+        yield EnvelopeEvent(envelope=envelope)
+
+    async def _astream(self, run: _Run) -> AsyncIterator[Any]:
+        ended: dict[str, Any] = {}
+        try:
+            async for mode, chunk in self.graph.astream(
+                run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
+            ):
+                event = _event(mode, chunk, ended)
+                if event is not None:
+                    yield event
+            envelope = self._finish(ended)
+        except Exception as exc:
+            snapshot = await self._asnapshot(run.config)
+            envelope = await asyncio.to_thread(self._failed, exc, run, snapshot)
+        yield EnvelopeEvent(envelope=envelope)
+
+    def _snapshot(self, config: dict[str, Any]) -> Any:
+        try:
+            return self.graph.get_state(config)
+        except Exception:  # the checkpointer may be what failed
+            return None
+
+    async def _asnapshot(self, config: dict[str, Any]) -> Any:
+        try:
+            return await self.graph.aget_state(config)
+        except Exception:
+            return None
+
+    def _failed(self, exc: Exception, run: _Run, snapshot: Any) -> Any:
+        from quotebound.graphs.receipts import build_receipt
+
+        fallback = run.fallback
+        code = error_code(exc)
+        state, error_at = self._state_at_failure(snapshot, fallback)
+        audit_ref = new_audit_ref()
+        run_id = str(state.get("run_id") or fallback.get("run_id") or uuid.uuid4().hex)
+        latency = (time.time() - float(state.get("started_at") or time.time())) * 1000
+
+        def envelope_for(code: ErrorCode) -> Any:
+            return error_envelope(
+                code, audit_ref=audit_ref, run_id=run_id, model_id=self.model.model_id, latency_ms=round(latency, 1)
+            )
+
+        envelope = envelope_for(code)
+        # The details go to the operator's log only, under the audit_ref the caller can quote.
+        log.error("run %s failed (%s); audit_ref %s", run_id, code.value, audit_ref, exc_info=exc)
+        if code is ErrorCode.AUDIT_UNAVAILABLE:
+            return envelope  # the ledger just failed: this audit_ref resolves to nothing
+        try:
+            receipt = build_receipt(
+                self.context, {**state, "run_id": run_id}, envelope.model_dump(mode="json"), error_at=error_at
+            )  # type: ignore[arg-type]
+            self.ledger.append(audit_ref, run_id, receipt.model_dump(mode="json"))
+        except Exception as audit_exc:
+            log.error("the error receipt %s of run %s could not be written", audit_ref, run_id, exc_info=audit_exc)
+            return envelope_for(ErrorCode.AUDIT_UNAVAILABLE)
+        return envelope
+
+    @staticmethod
+    def _state_at_failure(snapshot: Any, fallback: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The last state checkpointed for this run and the node(s) that failed; the run's input if there is none
+        (or the checkpointer could not be read)."""
+        if snapshot is None:
+            return fallback, []
+        values = dict(snapshot.values)
+        if values.get("run_id") != fallback.get("run_id"):
+            return fallback, []
+        failed = [task.name for task in snapshot.tasks if task.error is not None]
+        return values, failed or list(snapshot.next)
+
+    # --- the public API --------------------------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        role: str = "public",
+        labels: list[str] | None = None,
+        context: dict[str, str] | None = None,
+    ) -> Any:
+        """Run one question to a terminal (answer or abstain) or to a clarify pause; returns the envelope. A run
+        that fails (the audit ledger cannot record it, the store breaks) returns an `ErrorEnvelope` instead."""
+        return self._run(self._new_run(question, session_id, role, labels, context))
 
     def resume(self, session_id: str, replies: dict[str, str]) -> Any:
         """Answer the clarify questions of the paused run in `session_id`."""
         config = self._config(session_id)
-        snapshot = self.graph.get_state(config)
-        if not snapshot.interrupts:
-            raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
-        return self._run(Command(resume=replies), config, dict(snapshot.values))
+        return self._run(self._resumed_run(session_id, replies, self.graph.get_state(config)))
+
+    async def aask(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        role: str = "public",
+        labels: list[str] | None = None,
+        context: dict[str, str] | None = None,
+    ) -> Any:
+        """`ask` on the event loop (the graph's `ainvoke`): the same envelopes, errors and receipts."""
+        return await self._arun(self._new_run(question, session_id, role, labels, context))
+
+    async def aresume(self, session_id: str, replies: dict[str, str]) -> Any:
+        """`resume` on the event loop."""
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        return await self._arun(self._resumed_run(session_id, replies, snapshot))
+
+    async def astream(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        role: str = "public",
+        labels: list[str] | None = None,
+        context: dict[str, str] | None = None,
+    ) -> AsyncIterator[Any]:
+        """`ask`, streamed: `NodeEvent`s and `ProgressEvent`s as the run goes (agent/events.py), then exactly one
+        `EnvelopeEvent` with the envelope `ask` would return (a clarify pause and an error too). A bad request
+        raises `CallerError` before the first event."""
+        async for event in self._astream(self._new_run(question, session_id, role, labels, context)):
+            yield event
+
+    async def astream_resume(self, session_id: str, replies: dict[str, str]) -> AsyncIterator[Any]:
+        """`resume`, streamed like `astream`."""
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        async for event in self._astream(self._resumed_run(session_id, replies, snapshot)):
+            yield event
+
+    def stream(
+        self,
+        question: str,
+        *,
+        session_id: str | None = None,
+        role: str = "public",
+        labels: list[str] | None = None,
+        context: dict[str, str] | None = None,
+    ) -> Iterator[Any]:
+        """`astream` for synchronous code."""
+        yield from self._stream(self._new_run(question, session_id, role, labels, context))
+
+    def stream_resume(self, session_id: str, replies: dict[str, str]) -> Iterator[Any]:
+        """`astream_resume` for synchronous code."""
+        snapshot = self.graph.get_state(self._config(session_id))
+        yield from self._stream(self._resumed_run(session_id, replies, snapshot))
 
     def close(self) -> None:
         closer = getattr(self.model, "close", None)

@@ -75,8 +75,10 @@ def _run_model(state: RunState, ctx: RunContext, *, repair: bool) -> dict[str, A
 
 
 def draft(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    runtime.stream_writer({"node": Node.DRAFT.value, "attempt": 1})  # progress for a streamed run; a no-op else
     return _run_model(state, runtime.context, repair=False)
 
 
 def repair(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    runtime.stream_writer({"node": Node.REPAIR.value, "attempt": int(state.get("repairs", 0)) + 2})
     return _run_model(state, runtime.context, repair=True)

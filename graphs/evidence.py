@@ -41,6 +41,7 @@ def retrieve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         hits = ctx.retriever.search(resolved_question(state), allow=tools.can_read, changed=tools.changed_chunks)
     except Exception as exc:  # everything this node does reads the store or its indexes
         return {**update, "hits": [], "failure": store_fault(Node.RETRIEVE, exc)}
+    runtime.stream_writer({"node": Node.RETRIEVE.value, "hits": len(hits)})  # a count for a chat app's progress
     return {**update, "hits": [hit.model_dump(mode="json") for hit in hits]}
 
 

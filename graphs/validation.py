@@ -37,6 +37,8 @@ def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
 
 def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     update: dict[str, Any] = {"path": [Node.VALIDATE.value]}
+    # the draft's attempt number (1, then one more per repair), for a streamed run's progress
+    runtime.stream_writer({"node": Node.VALIDATE.value, "attempt": int(state.get("repairs", 0)) + 1})
     raw = state.get("draft")
     if raw is None:
         return {**update, "findings": [{"code": "schema", "message": "no draft"}], "gate_report": None}

@@ -1,0 +1,77 @@
+"""`make_graph()`: the graph for LangGraph's own tooling (`langgraph.json`, `langgraph dev`, LangGraph Studio).
+
+An edge of the library, like the CLI: it reads `QUOTEBOUND_*` from the environment (`Settings.from_env()`) and
+opens the store, model, policy and audit ledger once. A LangGraph server cannot hand the graph a `RunContext`
+(run contexts there are JSON), so the graph served is a thin wrapper: one node, `quotebound`, that runs the
+cite-or-abstain graph as a subgraph with that context. Its input is the request (`question`, and optionally
+`role`, `labels`, `context`); its output is `envelope`: the answer, abstain or error envelope, or, when the run
+pauses for clarify, the interrupt (resume it with `Command(resume={"unit": "4B"})` on the same thread).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.errors import GraphBubbleUp
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from quotebound.agent.settings import Settings
+
+from .builder import build_graph
+
+if TYPE_CHECKING:
+    from quotebound.agent.agent import Agent
+
+
+class ServerState(TypedDict, total=False):
+    question: str
+    role: str
+    labels: list[str]
+    context: dict[str, str]
+    envelope: dict[str, Any] | None
+
+
+# The agents `make_graph` opened: they live as long as the process (a test closes them).
+served_agents: list[Agent] = []
+
+
+@cache
+def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served graph, built from the environment once per process (a LangGraph server calls its factory for
+    every run; a factory taking one argument would be handed the run's config)."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from quotebound.agent.agent import Agent
+
+    # The Agent opens and checks what a run needs (policy, store, ledger, model); only its context is used here.
+    agent = Agent(Settings.from_env(), checkpointer=InMemorySaver())
+    served_agents.append(agent)
+    return build_server_graph(agent)
+
+
+def build_server_graph(agent: Agent) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The wrapper graph running `agent`'s runs (its caller closes it). The server's checkpointer (or a parent
+    graph's) is the one used: the graph is compiled without one."""
+    inner = build_graph(agent.settings)
+
+    def quotebound(state: ServerState, config: RunnableConfig) -> dict[str, Any]:
+        session = str((config.get("configurable") or {}).get("thread_id") or "") or None
+        run = agent._new_run(
+            state["question"], session, state.get("role", "public"), state.get("labels"), state.get("context")
+        )
+        try:
+            envelope = agent._finish(inner.invoke(run.payload, config, context=agent.context))
+        except GraphBubbleUp:
+            raise  # the clarify pause: the server checkpoints it; resuming re-enters the subgraph where it stopped
+        except Exception as exc:  # as with `Agent.ask`: an error envelope with its own receipt
+            envelope = agent._failed(exc, run, None)
+        return {"envelope": envelope.model_dump(mode="json")}
+
+    builder = StateGraph(ServerState)
+    builder.add_node("quotebound", quotebound)
+    builder.add_edge(START, "quotebound")
+    builder.add_edge("quotebound", END)
+    return builder.compile(name="quotebound")
