@@ -5,7 +5,8 @@
   the TAT-QA and SQuAD answer normalization).
 - `contains(text, phrase)`: the phrase's tokens occur as a contiguous run of the text's tokens.
 - `figures(text)`: the magnitudes of the numbers a text states, as normalized decimal strings, with locators
-  (`p.1 L3-L4`), source ids (`name.md`) and list markers ("1. ") removed first: those are not claims.
+  (`p.1 L3-L4`), source ids (`name.md`), list markers ("1. ") and reference marks ("[2]", a passage number the
+  naive prompt shows) removed first: those are pointers, not claims.
 - `numbers(text)`: the signed numbers of a text in order of appearance; a number glued to letters ("FY2019",
   "Q4") is an identifier, not a number (unless `identifiers`: what a source carries in any form supports a figure).
 """
@@ -26,6 +27,7 @@ _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _LOCATOR = re.compile(r"\bp\.\d+ L\d+(?:-L\d+)?|\bL\d+-L\d+")
 _SOURCE_ID = re.compile(r"[\w./@-]+\.(?:md|txt|pdf|html?)\b")
 _LIST_MARKER = re.compile(r"^\s*\d{1,2}[.)]\s+", re.MULTILINE)
+_REFERENCE_MARK = re.compile(r"\[\d{1,3}\]")  # "[2]": a passage or footnote number echoed from the evidence
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MINUS = re.compile(r"(?:^|[\s(:=$])[-−–]\$?$")
 
@@ -46,8 +48,8 @@ def contains(text: str, phrase: str) -> bool:
 
 
 def strip_references(text: str) -> str:
-    """The text without locators, source ids and list markers, whose digits are pointers, not claims."""
-    return _LIST_MARKER.sub(" ", _SOURCE_ID.sub(" ", _LOCATOR.sub(" ", text)))
+    """The text without locators, source ids, list markers and "[n]" reference marks: pointers, not claims."""
+    return _REFERENCE_MARK.sub(" ", _LIST_MARKER.sub(" ", _SOURCE_ID.sub(" ", _LOCATOR.sub(" ", text))))
 
 
 def canonical(number: Decimal) -> str:

@@ -34,7 +34,7 @@ from quotebound.evals.datasets import DATASETS_DIR, bipia_email, ramdocs, tatqa,
 from quotebound.evals.datasets.corpus import build_shards, pack
 from quotebound.evals.datasets.gated import run_gated
 from quotebound.evals.datasets.outcome import envelope_outcome, reply_outcome
-from quotebound.evals.datasets.text import contains, numbers, sentence_lines
+from quotebound.evals.datasets.text import contains, figures, numbers, sentence_lines
 from quotebound.evals.golden import load_golden_set
 from quotebound.evals.naive import run_naive
 from quotebound.prompts import load_prompt
@@ -281,6 +281,7 @@ def test_text_helpers() -> None:
     assert numbers("from 2018-2019 it fell -12.6, FY2020 up $ -3.5") == [
         Decimal("2018"), Decimal("2019"), Decimal("-12.6"), Decimal("-3.5"),
     ]  # fmt: skip
+    assert figures("[2] a.md p.1 L3-L4\n1. It rose 4.5%.") == {"4.5"}  # pointers are no claims
     assert sentence_lines("One. Two? Three!\nFour") == ["One.", "Two?", "Three!", "Four"]
     assert sentence_lines("bin\x00ary\x14 noise.") == ["bin ary  noise."]  # the ingester refuses NUL bytes
     assert pack([("a", 600), ("b", 300), ("c", 200), ("d", 1500), ("e", 1)], 1000) == [["a", "b"], ["c"], ["d"], ["e"]]
