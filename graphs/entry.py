@@ -6,12 +6,16 @@ opens the store, model, policy and audit ledger once. A LangGraph server cannot 
 cite-or-abstain graph as a subgraph with that context. Its input is the request (`question`, and optionally
 `role`, `labels`, `context`); its output is `envelope`: the answer, abstain or error envelope, or, when the run
 pauses for clarify, the interrupt (resume it with `Command(resume={"unit": "4B"})` on the same thread).
+A thread is a session here too: the clarified values (`context`) are kept in the wrapper's state, so the next
+question on the thread does not ask again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphBubbleUp
@@ -21,6 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 from quotebound.agent.settings import Settings
 
 from .builder import build_graph
+from .state import merge_dicts
 
 if TYPE_CHECKING:
     from quotebound.agent.agent import Agent
@@ -30,26 +35,37 @@ class ServerState(TypedDict, total=False):
     question: str
     role: str
     labels: list[str]
-    context: dict[str, str]
+    # the session's clarified values: a request's `context` merges into those of earlier runs on the thread
+    context: Annotated[dict[str, str], merge_dicts]
     envelope: dict[str, Any] | None
 
 
-# The agents `make_graph` opened: they live as long as the process (a test closes them).
+# The agents `load_graph` opened: they live as long as the process (a test closes them).
 served_agents: list[Agent] = []
+_loading = threading.Lock()
+
+
+async def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The factory `langgraph.json` names. A LangGraph server awaits it on its event loop, where opening the
+    store, ledger and model files would block: the work runs on a thread (`load_graph`)."""
+    return await asyncio.to_thread(load_graph)
 
 
 @cache
-def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+def load_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     """The served graph, built from the environment once per process (a LangGraph server calls its factory for
     every run; a factory taking one argument would be handed the run's config)."""
     from langgraph.checkpoint.memory import InMemorySaver
 
     from quotebound.agent.agent import Agent
 
-    # The Agent opens and checks what a run needs (policy, store, ledger, model); only its context is used here.
-    agent = Agent(Settings.from_env(), checkpointer=InMemorySaver())
-    served_agents.append(agent)
-    return build_server_graph(agent)
+    with _loading:  # two first runs at once must not open the store twice
+        if served_agents:
+            return build_server_graph(served_agents[-1])
+        # The Agent opens and checks what a run needs (policy, store, ledger, model); only its context is used.
+        agent = Agent(Settings.from_env(), checkpointer=InMemorySaver())
+        served_agents.append(agent)
+        return build_server_graph(agent)
 
 
 def build_server_graph(agent: Agent) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -62,13 +78,16 @@ def build_server_graph(agent: Agent) -> CompiledStateGraph[Any, Any, Any, Any]:
         run = agent._new_run(
             state["question"], session, state.get("role", "public"), state.get("labels"), state.get("context")
         )
+        context: dict[str, str] = {}
         try:
-            envelope = agent._finish(inner.invoke(run.payload, config, context=agent.context))
+            result = inner.invoke(run.payload, config, context=agent.context)
+            envelope = agent._finish(result)
+            context = dict(result.get("context") or {})
         except GraphBubbleUp:
             raise  # the clarify pause: the server checkpoints it; resuming re-enters the subgraph where it stopped
         except Exception as exc:  # as with `Agent.ask`: an error envelope with its own receipt
             envelope = agent._failed(exc, run, None)
-        return {"envelope": envelope.model_dump(mode="json")}
+        return {"envelope": envelope.model_dump(mode="json"), "context": context}
 
     builder = StateGraph(ServerState)
     builder.add_node("quotebound", quotebound)

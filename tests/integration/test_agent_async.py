@@ -252,10 +252,11 @@ def test_langgraph_json_points_at_a_factory_of_a_compiled_graph(
     monkeypatch.setenv("QUOTEBOUND_STORE", str(store_dir))
     from quotebound.graphs import entry
 
-    factory.cache_clear()
+    assert inspect.iscoroutinefunction(factory)  # a server awaits it: the blocking file opening runs on a thread
+    entry.load_graph.cache_clear()
     try:
-        served = factory()
-        assert factory() is served  # built once per process, not per run
+        served = asyncio.run(factory())
+        assert asyncio.run(factory()) is served  # built once per process, not per run
         assert isinstance(served, CompiledStateGraph) and served.checkpointer is None
         graph = served.copy(update={"checkpointer": InMemorySaver()})  # what the server does: its own checkpointer
         config_ = {"configurable": {"thread_id": sid()}}
@@ -263,7 +264,11 @@ def test_langgraph_json_points_at_a_factory_of_a_compiled_graph(
         assert paused["__interrupt__"][0].value["status"] == "clarify"
         answered = graph.invoke(Command(resume={"unit": "4B"}), config_)
         assert answered["envelope"]["status"] == "answer"
+        # the thread is the session: the next question about "my unit" is answered for 4B without asking again
+        again = graph.invoke({"question": SQFT}, config_)
+        assert "__interrupt__" not in again and again["envelope"]["status"] == "answer", again
+        assert again["context"] == {"unit": "4B"}
     finally:
-        factory.cache_clear()
+        entry.load_graph.cache_clear()
         while entry.served_agents:
             entry.served_agents.pop().close()
