@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install demo lint test test-fast eval eval-store eval-baseline bench clean
+.PHONY: install demo serve lint test test-fast eval eval-store eval-baseline bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ demo: install
 	$(BIN)/quotebound ask "What's the square footage of my unit?" --store $(STORE) --session demo --json
 	$(BIN)/quotebound ask --store $(STORE) --session demo --reply unit=4B
 
+# The HTTP service and its chat page on http://127.0.0.1:8000/ over the demo store (run `make demo` first).
+serve: install
+	$(BIN)/quotebound serve --store $(STORE) --policy examples/hoa/policy.yaml
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -39,6 +43,7 @@ test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	bash .ci/llm.sh $(VENV) >/dev/null
+	bash .ci/chromium.sh
 	$(BIN)/python -m pytest --require-llm
 	$(MAKE) eval
 
