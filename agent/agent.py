@@ -9,6 +9,11 @@ if envelope.status == "clarify":
 Every run writes one receipt to the audit ledger (`agent.ledger`), whatever its end; `envelope.audit_ref` names it.
 `aask`/`aresume` are the same on an event loop; `astream`/`astream_resume` (and `stream`/`stream_resume`) yield
 progress events (agent/events.py) and end with one `EnvelopeEvent` carrying the same envelope.
+
+Every run is traced (agent/trace.py): its steps are kept in `STORE/traces.sqlite`, read back with
+`agent.trace(run_id)` (or `quotebound trace RUN_ID`); `principal` (an opaque caller identity, e.g. an API key's
+fingerprint) is recorded there only. With a `tracer_provider` (or `Settings.telemetry = "console"`) each run also
+emits OpenTelemetry spans (agent/telemetry.py).
 """
 
 from __future__ import annotations
@@ -35,9 +40,12 @@ from .events import EnvelopeEvent, NodeEvent, ProgressEvent, node_summary, progr
 from .models.base import DraftingModel
 from .run_errors import error_code, error_envelope
 from .settings import Settings
+from .trace import RunRecorder, RunTrace
+from .trace_store import TraceStore
 
 _ENVELOPE: TypeAdapter[Any] = TypeAdapter(Envelope)
-_STREAM_MODES = ["updates", "custom"]
+# `updates` and `custom` make the progress events; `tasks` and `checkpoints` the run's trace.
+_STREAM_MODES: list[Any] = ["updates", "custom", "tasks", "checkpoints"]
 _NODES = frozenset(node.value for node in Node)
 log = logging.getLogger(__name__)
 
@@ -47,6 +55,7 @@ class _Run:
     payload: Any  # the graph's input: a new run's state, or `Command(resume=...)`
     config: dict[str, Any]
     fallback: dict[str, Any]  # the state to record if the run fails before anything is checkpointed
+    trace: RunTrace | None = None  # the run's trace so far (a resumed run continues it)
 
 
 def _event(mode: str, chunk: Any, ended: dict[str, Any]) -> NodeEvent | ProgressEvent | None:
@@ -106,6 +115,7 @@ class Agent:
         policy: Any = None,
         user_guard: Any = None,
         ledger: LedgerBackend | None = None,
+        tracer_provider: Any = None,
     ) -> None:
         from quotebound.agent.models.factory import make_model
         from quotebound.agent.offline import default_cache_dir, prepare_tiktoken_cache
@@ -117,6 +127,10 @@ class Agent:
         self.settings = settings
         # The policy first: a bad policy file stops here, before anything is opened that would need closing.
         resolved_policy = policy or load_policy(settings)
+        # Telemetry too (`telemetry=console` without opentelemetry-sdk installed stops here).
+        from .telemetry import make_telemetry
+
+        self.telemetry, self._owned_tracer_provider = make_telemetry(tracer_provider, settings.telemetry)
         self.store = Store(settings)
         try:
             # No ledger, no runs: an answer without its receipt must never ship.
@@ -137,6 +151,7 @@ class Agent:
         if checkpointer is None:
             checkpointer = self._sqlite_saver(Path(settings.store) / "checkpoints.sqlite")
         self.graph = build_graph(settings, checkpointer=checkpointer)
+        self.traces = self._open_traces(settings)
         self.context = RunContext(
             settings=settings,
             store=self.store,
@@ -149,6 +164,15 @@ class Agent:
     @classmethod
     def open(cls, store: str | Path, **kwargs: Any) -> Agent:
         return cls(Settings(store=Path(store)), **kwargs)
+
+    @staticmethod
+    def _open_traces(settings: Settings) -> TraceStore | None:
+        """The run traces' store; without it runs still answer and write receipts (the error is logged)."""
+        try:
+            return TraceStore.for_store(settings.store)
+        except Exception:
+            log.error("the trace store in %s cannot be opened: runs are not traced", settings.store, exc_info=True)
+            return None
 
     def _sqlite_saver(self, path: Path) -> Any:
         import sqlite3
@@ -173,6 +197,7 @@ class Agent:
         role: str,
         labels: list[str] | None,
         context: dict[str, str] | None,
+        principal: str | None = None,
     ) -> _Run:
         try:
             request = AskRequest(
@@ -202,12 +227,64 @@ class Agent:
         }
         # A new run on the session's thread: the per-run lists restart instead of adding to the last run's.
         payload = {**state, "path": Overwrite([]), "tool_calls": Overwrite([])}
-        return _Run(payload, self._config(session), state)
+        trace = RunTrace(
+            run_id=state["run_id"],
+            session_id=session,
+            principal=principal,
+            role=request.role,
+            labels=list(request.labels),
+            question=request.question,
+            started_at=state["started_at"],
+        )
+        return _Run(payload, self._config(session), state, trace)
 
-    def _resumed_run(self, session_id: str, replies: dict[str, str], snapshot: Any) -> _Run:
+    def _resumed_run(
+        self, session_id: str, replies: dict[str, str], snapshot: Any, principal: str | None, trace: RunTrace | None
+    ) -> _Run:
         if not snapshot.interrupts:
             raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
-        return _Run(Command(resume=replies), self._config(session_id), dict(snapshot.values))
+        values = dict(snapshot.values)
+        if trace is None or trace.run_id != values.get("run_id"):  # its trace was lost: start one from the state
+            trace = RunTrace(
+                run_id=str(values.get("run_id") or ""),
+                session_id=session_id,
+                principal=principal,
+                role=str(values.get("role") or "public"),
+                labels=list(values.get("labels") or []),
+                question=str(values.get("question") or ""),
+                started_at=float(values.get("started_at") or time.time()),
+            )
+        elif trace.principal is None:
+            trace.principal = principal
+        return _Run(Command(resume=replies), self._config(session_id), values, trace)
+
+    def _stored_trace(self, snapshot: Any) -> RunTrace | None:
+        """The trace of the run paused in `snapshot`, to continue (None if there is none or it cannot be read)."""
+        run_id = dict(snapshot.values).get("run_id") if snapshot is not None else None
+        if not run_id or self.traces is None:
+            return None
+        try:
+            return self.traces.get(str(run_id))
+        except Exception:
+            log.error("the trace of run %s could not be read; its resumed steps start a new one", run_id, exc_info=True)
+            return None
+
+    def _recorder(self, run: _Run) -> RunRecorder | None:
+        if run.trace is None:
+            return None
+        return RunRecorder(run.trace, _NODES, self.telemetry)
+
+    def _save_trace(self, recorder: RunRecorder | None, envelope: Any) -> None:
+        """Close and store the drive's trace. A failure is logged: the answer and its receipt stand."""
+        if recorder is None:
+            return
+        trace = recorder.finish(envelope)
+        if self.traces is None:
+            return
+        try:
+            self.traces.put(trace)
+        except Exception:
+            log.error("the trace of run %s could not be written", trace.run_id, exc_info=True)
 
     def _finish(self, result: dict[str, Any]) -> Any:
         interrupts = result.get("__interrupt__") or []
@@ -216,49 +293,71 @@ class Agent:
         return _ENVELOPE.validate_python(result["envelope"])
 
     def _run(self, run: _Run) -> Any:
-        """Invoke the graph; any failure becomes an error envelope with its own receipt. A node whose receipt
-        could not be written raised before its envelope left it, so no answer ships without its audit trail."""
-        try:
-            return self._finish(self.graph.invoke(run.payload, run.config, context=self.context))
-        except Exception as exc:  # every end of a run gets an envelope and a receipt, an unforeseen one too
-            return self._failed(exc, run, self._snapshot(run.config))
+        """Drive the graph to its end; any failure becomes an error envelope with its own receipt. A node whose
+        receipt could not be written raised before its envelope left it, so no answer ships without its audit
+        trail. (`_stream` without the events: the trace's chunks come from the same stream.)"""
+        envelope = None
+        for event in self._stream(run):
+            if isinstance(event, EnvelopeEvent):
+                envelope = event.envelope
+        return envelope
 
     async def _arun(self, run: _Run) -> Any:
-        try:
-            return self._finish(await self.graph.ainvoke(run.payload, run.config, context=self.context))
-        except Exception as exc:
-            snapshot = await self._asnapshot(run.config)
-            # The ledger write may wait on a lock: off the event loop.
-            return await asyncio.to_thread(self._failed, exc, run, snapshot)
+        envelope = None
+        async for event in self._astream(run):
+            if isinstance(event, EnvelopeEvent):
+                envelope = event.envelope
+        return envelope
 
     def _stream(self, run: _Run) -> Iterator[Any]:
         ended: dict[str, Any] = {}
+        recorder = self._recorder(run)
+        saved = False
         try:
-            for mode, chunk in self.graph.stream(
-                run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
-            ):
-                event = _event(mode, chunk, ended)
-                if event is not None:
-                    yield event
-            envelope = self._finish(ended)
-        except Exception as exc:
-            envelope = self._failed(exc, run, self._snapshot(run.config))
-        yield EnvelopeEvent(envelope=envelope)
+            try:
+                for mode, chunk in self.graph.stream(
+                    run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
+                ):
+                    if recorder is not None:
+                        recorder.on_chunk(mode, chunk)
+                    event = _event(mode, chunk, ended)
+                    if event is not None:
+                        yield event
+                envelope = self._finish(ended)
+            except Exception as exc:  # every end of a run gets an envelope and a receipt, an unforeseen one too
+                envelope = self._failed(exc, run, self._snapshot(run.config))
+            saved = True
+            self._save_trace(recorder, envelope)  # before the envelope: a caller may read the trace right after
+            yield EnvelopeEvent(envelope=envelope)
+        finally:
+            if not saved:  # the caller stopped reading the stream: keep what ran
+                self._save_trace(recorder, None)
 
     async def _astream(self, run: _Run) -> AsyncIterator[Any]:
         ended: dict[str, Any] = {}
+        recorder = self._recorder(run)
+        saved = False
         try:
-            async for mode, chunk in self.graph.astream(
-                run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
-            ):
-                event = _event(mode, chunk, ended)
-                if event is not None:
-                    yield event
-            envelope = self._finish(ended)
-        except Exception as exc:
-            snapshot = await self._asnapshot(run.config)
-            envelope = await asyncio.to_thread(self._failed, exc, run, snapshot)
-        yield EnvelopeEvent(envelope=envelope)
+            try:
+                async for mode, chunk in self.graph.astream(
+                    run.payload, run.config, context=self.context, stream_mode=_STREAM_MODES
+                ):
+                    if recorder is not None:
+                        recorder.on_chunk(mode, chunk)
+                    event = _event(mode, chunk, ended)
+                    if event is not None:
+                        yield event
+                envelope = self._finish(ended)
+            except Exception as exc:
+                snapshot = await self._asnapshot(run.config)
+                # The ledger write may wait on a lock: off the event loop.
+                envelope = await asyncio.to_thread(self._failed, exc, run, snapshot)
+            saved = True
+            await asyncio.to_thread(self._save_trace, recorder, envelope)
+            yield EnvelopeEvent(envelope=envelope)
+        finally:
+            if not saved:  # the caller stopped reading the stream (or was cancelled): keep what ran
+                self._save_trace(recorder, None)
 
     def _snapshot(self, config: dict[str, Any]) -> Any:
         try:
@@ -324,15 +423,16 @@ class Agent:
         role: str = "public",
         labels: list[str] | None = None,
         context: dict[str, str] | None = None,
+        principal: str | None = None,
     ) -> Any:
         """Run one question to a terminal (answer or abstain) or to a clarify pause; returns the envelope. A run
         that fails (the audit ledger cannot record it, the store breaks) returns an `ErrorEnvelope` instead."""
-        return self._run(self._new_run(question, session_id, role, labels, context))
+        return self._run(self._new_run(question, session_id, role, labels, context, principal))
 
-    def resume(self, session_id: str, replies: dict[str, str]) -> Any:
+    def resume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Any:
         """Answer the clarify questions of the paused run in `session_id`."""
-        config = self._config(session_id)
-        return self._run(self._resumed_run(session_id, replies, self.graph.get_state(config)))
+        snapshot = self.graph.get_state(self._config(session_id))
+        return self._run(self._resumed_run(session_id, replies, snapshot, principal, self._stored_trace(snapshot)))
 
     async def aask(
         self,
@@ -342,14 +442,16 @@ class Agent:
         role: str = "public",
         labels: list[str] | None = None,
         context: dict[str, str] | None = None,
+        principal: str | None = None,
     ) -> Any:
-        """`ask` on the event loop (the graph's `ainvoke`): the same envelopes, errors and receipts."""
-        return await self._arun(self._new_run(question, session_id, role, labels, context))
+        """`ask` on the event loop (the graph's `astream`): the same envelopes, errors, receipts and traces."""
+        return await self._arun(self._new_run(question, session_id, role, labels, context, principal))
 
-    async def aresume(self, session_id: str, replies: dict[str, str]) -> Any:
+    async def aresume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Any:
         """`resume` on the event loop."""
         snapshot = await self.graph.aget_state(self._config(session_id))
-        return await self._arun(self._resumed_run(session_id, replies, snapshot))
+        trace = await asyncio.to_thread(self._stored_trace, snapshot)
+        return await self._arun(self._resumed_run(session_id, replies, snapshot, principal, trace))
 
     async def astream(
         self,
@@ -359,17 +461,21 @@ class Agent:
         role: str = "public",
         labels: list[str] | None = None,
         context: dict[str, str] | None = None,
+        principal: str | None = None,
     ) -> AsyncIterator[Any]:
         """`ask`, streamed: `NodeEvent`s and `ProgressEvent`s as the run goes (agent/events.py), then exactly one
         `EnvelopeEvent` with the envelope `ask` would return (a clarify pause and an error too). A bad request
         raises `CallerError` before the first event."""
-        async for event in self._astream(self._new_run(question, session_id, role, labels, context)):
+        async for event in self._astream(self._new_run(question, session_id, role, labels, context, principal)):
             yield event
 
-    async def astream_resume(self, session_id: str, replies: dict[str, str]) -> AsyncIterator[Any]:
+    async def astream_resume(
+        self, session_id: str, replies: dict[str, str], *, principal: str | None = None
+    ) -> AsyncIterator[Any]:
         """`resume`, streamed like `astream`."""
         snapshot = await self.graph.aget_state(self._config(session_id))
-        async for event in self._astream(self._resumed_run(session_id, replies, snapshot)):
+        trace = await asyncio.to_thread(self._stored_trace, snapshot)
+        async for event in self._astream(self._resumed_run(session_id, replies, snapshot, principal, trace)):
             yield event
 
     def stream(
@@ -380,14 +486,55 @@ class Agent:
         role: str = "public",
         labels: list[str] | None = None,
         context: dict[str, str] | None = None,
+        principal: str | None = None,
     ) -> Iterator[Any]:
         """`astream` for synchronous code."""
-        yield from self._stream(self._new_run(question, session_id, role, labels, context))
+        yield from self._stream(self._new_run(question, session_id, role, labels, context, principal))
 
-    def stream_resume(self, session_id: str, replies: dict[str, str]) -> Iterator[Any]:
+    def stream_resume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Iterator[Any]:
         """`astream_resume` for synchronous code."""
         snapshot = self.graph.get_state(self._config(session_id))
-        yield from self._stream(self._resumed_run(session_id, replies, snapshot))
+        yield from self._stream(
+            self._resumed_run(session_id, replies, snapshot, principal, self._stored_trace(snapshot))
+        )
+
+    # --- traces ----------------------------------------------------------------------------------------------
+
+    def replay(self, run_id: str, from_node: str | None = None) -> Any:
+        """Re-run `run_id` from the checkpoint before `from_node` (default: its first node) in a new thread, with
+        this agent's model, policy and corpus; returns a `ReplayOutcome` (agent/replay.py): the new envelope (its
+        own run_id, receipt and trace) and what changed versus the original run."""
+        from .replay import replay
+
+        return replay(self, run_id, from_node)
+
+    def _replay_run(self, thread: str, values: dict[str, Any], original: RunTrace) -> Any:
+        """Drive the graph on `thread` from the checkpoint a replay put there (`values` is its state)."""
+        trace = RunTrace(
+            run_id=str(values["run_id"]),
+            session_id=thread,
+            principal=None,
+            role=original.role,
+            labels=list(original.labels),
+            question=original.question,
+            started_at=float(values["started_at"]),
+        )
+        return self._run(_Run(None, self._config(thread), values, trace))
+
+    def trace(self, run_id: str) -> RunTrace | None:
+        """The steps of run `run_id` (agent/trace.py), None for a run this store never traced. Blocking: on an
+        event loop call it through `asyncio.to_thread`."""
+        if self.traces is None:
+            return None
+        return self.traces.get(run_id)
+
+    def pending(self, session_id: str) -> bool:
+        """True when the session's run is paused at a clarify question, waiting for `resume`."""
+        return bool(self.graph.get_state(self._config(session_id)).interrupts)
+
+    async def apending(self, session_id: str) -> bool:
+        """`pending` on the event loop."""
+        return bool((await self.graph.aget_state(self._config(session_id))).interrupts)
 
     def close(self) -> None:
         closer = getattr(self.model, "close", None)
@@ -395,6 +542,10 @@ class Agent:
             closer()  # a chat model's HTTP client
         self.store.close()
         self.ledger.close()
+        if self.traces is not None:
+            self.traces.close()
+        if self._owned_tracer_provider is not None:
+            self._owned_tracer_provider.shutdown()
         if self._owned_saver is not None:
             self._owned_saver.close()
 

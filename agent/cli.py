@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,6 +27,7 @@ Start here:
   quotebound tool quote_fetch '{"source_id": "budget-2025.md", "locator": "p.1 L1-L3"}' --store .quotebound
   quotebound audit verify --store .quotebound            # every run's receipt, hash-chained
   quotebound audit show audit://quotebound/<id> --store .quotebound
+  quotebound trace <run_id> --store .quotebound          # a run step by step (replay, recheck: see --help)
   quotebound eval run evals/golden/hoa.yaml --store .quotebound --policy examples/hoa/policy.yaml --out .eval
 
 Exit codes: 0 ok, 1 something failed (a file did not ingest, a tool refused, a broken audit chain), 2 bad usage
@@ -294,9 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cli_audit import add_audit_parser
     from .cli_eval import add_eval_parser
+    from .cli_serve import add_serve_parser
+    from .cli_trace import add_trace_parser
 
     add_audit_parser(sub)
     add_eval_parser(sub)
+    add_serve_parser(sub)
+    add_trace_parser(sub)
     return parser
 
 
@@ -314,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     except QuoteboundError as exc:  # pragma: no cover - every error is one of the three above
         sys.stderr.write(f"error: {exc.message}\n")
         return EXIT_FAILED
+    except BrokenPipeError:  # the reader went away (`quotebound trace ID | head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's own final flush does not fail again
+        return EXIT_OK
 
 
 if __name__ == "__main__":

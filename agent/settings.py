@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from .errors import ErrorCode, OperatorError
 
@@ -68,6 +68,70 @@ class AttemptLimits(BaseModel):
     )
 
 
+class ApiKey(BaseModel):
+    """One API key of the HTTP service (`quotebound serve`): whoever presents it calls as `role` with `labels`.
+    The server identifies callers by a short sha256 fingerprint of the key, never by the key itself."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: SecretStr = Field(description="the secret a client sends (`Authorization: Bearer KEY` or `X-API-Key`)")
+    role: str = Field(default="public", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    labels: list[Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]] = Field(
+        default_factory=list, max_length=32, description="extra clearances (honoured where the policy grants them)"
+    )
+    name: str | None = Field(default=None, min_length=1, max_length=64, description="who holds it (logs only)")
+
+    @field_validator("key")
+    @classmethod
+    def _strong_enough(cls, value: SecretStr) -> SecretStr:
+        secret = value.get_secret_value()
+        if not 16 <= len(secret) <= 512 or not secret.isprintable() or secret != secret.strip():
+            # never echo the key itself
+            raise ValueError("an API key must be 16 to 512 printable characters without surrounding spaces")
+        return value
+
+
+def load_api_keys(path: Path) -> list[ApiKey]:
+    """The API keys of a YAML file `{keys: [{key, role, labels?, name?}, ...]}`; an OperatorError(MISCONFIGURED)
+    names the file and the entry (`keys[2].role`) of every problem, never a key's value."""
+    import yaml
+    from pydantic import ValidationError
+
+    def bad(problem: str) -> OperatorError:
+        return OperatorError(ErrorCode.MISCONFIGURED, f"API keys file {path}: {problem}")
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise bad(f"cannot be read ({type(exc).__name__})") from None
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise bad(f"not valid YAML{where}") from None  # the parser's text could quote a key: not shown
+    if not isinstance(loaded, dict) or set(loaded) != {"keys"} or not isinstance(loaded["keys"], list):
+        raise bad("expected a mapping with one key, `keys`: a list of {key, role, labels, name}")
+    keys: list[ApiKey] = []
+    problems: list[str] = []
+    for i, entry in enumerate(loaded["keys"]):
+        try:
+            keys.append(ApiKey.model_validate(entry))
+        except ValidationError as exc:
+            for error in exc.errors():
+                loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+                problems.append(f"keys[{i}]{loc}: {error['msg']}")
+    seen: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        secret = key.key.get_secret_value()
+        if secret in seen:
+            problems.append(f"keys[{i}].key: the same key as keys[{seen[secret]}]; each key must be unique")
+        seen.setdefault(secret, i)
+    if problems:
+        raise bad("; ".join(problems[:10]) + (f"; and {len(problems) - 10} more" if len(problems) > 10 else ""))
+    return keys
+
+
 class Settings(BaseModel):
     """Everything quotebound can be told. Defaults run fully offline on the embedded example corpus."""
 
@@ -97,6 +161,14 @@ class Settings(BaseModel):
     policy_file: Path | None = Field(
         default=None, description="a policy file (YAML, see tools/policy_file.py); None = the built-in DefaultPolicy"
     )
+    telemetry: Literal["none", "console"] = Field(
+        default="none", description="OpenTelemetry spans per run, node and tool call: `console` prints them to stderr"
+    )
+    api_keys: list[ApiKey] = Field(
+        default_factory=list,
+        repr=False,
+        description="the HTTP service's API keys (env QUOTEBOUND_API_KEYS_FILE: a YAML file, see load_api_keys)",
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -119,6 +191,10 @@ class Settings(BaseModel):
             values["policy_file"] = Path(env["QUOTEBOUND_POLICY"])
         if env.get("QUOTEBOUND_AUDIT_DSN"):
             values["audit_dsn"] = env["QUOTEBOUND_AUDIT_DSN"]
+        if env.get("QUOTEBOUND_TELEMETRY"):
+            values["telemetry"] = env["QUOTEBOUND_TELEMETRY"]
+        if env.get("QUOTEBOUND_API_KEYS_FILE"):
+            values["api_keys"] = load_api_keys(Path(env["QUOTEBOUND_API_KEYS_FILE"]))
         values.update({key: value for key, value in overrides.items() if value is not None})
         try:
             return cls.model_validate(values)

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from quotebound.agent.contracts import Draft, EvidenceBundle
 from quotebound.agent.models.base import DraftInput
+from quotebound.agent.trace import result_summary
 from quotebound.tools.registry import ALL_TOOLS, REPAIR_TOOLS, ToolRegistry
 
 from .context import RunContext
@@ -66,8 +67,10 @@ def _run_model(state: RunState, ctx: RunContext, *, repair: bool) -> dict[str, A
         else:
             update["draft"] = draft.model_dump(mode="json")
     calls = list(tools.calls)  # a copy: a call already inside a tool when the deadline passed may still append
+    # The state (and so the run's trace) keeps a truncated JSON summary of each result; the receipt keeps none.
     update["tool_calls"] = [
-        {**asdict(call), "node": node.value, "result": None if not call.ok else "ok"} for call in calls
+        {**asdict(call), "node": node.value, "result": result_summary(call.result) if call.ok else None}
+        for call in calls
     ]
     if repair:
         update["repairs"] = int(state.get("repairs", 0)) + 1

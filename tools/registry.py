@@ -108,6 +108,7 @@ class ToolCallRecord:
     result: Any
     error: str | None
     ms: float
+    at: float = 0.0  # when the call started (epoch seconds): for traces and telemetry spans
 
 
 @dataclass
@@ -178,7 +179,7 @@ class ToolRegistry:
 
     def _record(self, name: str, args: dict[str, Any], ok: bool, result: Any, error: str | None, t0: float) -> None:
         ms = (time.perf_counter() - t0) * 1000
-        self.calls.append(ToolCallRecord(name, args, ok, result, error, round(ms, 3)))
+        self.calls.append(ToolCallRecord(name, args, ok, result, error, round(ms, 3), time.time() - ms / 1000))
 
     @property
     def refusals(self) -> list[ToolCallRecord]:

@@ -1,0 +1,12 @@
+"""The HTTP service (`quotebound serve`): a FastAPI app over one `Agent`, with the chat page in `static/`.
+
+from quotebound.agent.server import create_app
+app = create_app(agent, api_keys=ApiKeys.from_settings(agent.settings))
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+from .auth import ApiKeys, Principal
+
+__all__ = ["ApiKeys", "Principal", "create_app"]

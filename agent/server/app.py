@@ -1,0 +1,85 @@
+"""`create_app(agent)`: the FastAPI app of `quotebound serve`.
+
+Routes: GET / (the chat page) and /static/*, POST /ask, POST /ask/stream, GET /evidence/{ref},
+GET /runs/{run_id}/trace, GET /audit/{audit_ref}, GET /healthz, GET /openapi.json. The interactive docs pages
+(/docs, /redoc) are off: they load their scripts from a CDN, and the service runs offline.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from starlette.staticfiles import StaticFiles
+
+from quotebound import __version__
+
+from . import routes_ask, routes_read
+from .auth import ApiKeys
+from .deps import Service
+from .errors import GuardMiddleware, install_error_handlers
+
+if TYPE_CHECKING:
+    from quotebound.agent.agent import Agent
+
+STATIC = Path(__file__).resolve().parent / "static"
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+DESCRIPTION = """\
+Question answering over your own documents that cites verbatim or abstains.
+
+Callers are identified by an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) mapped to a role; no key
+means role `public`, an unknown key is refused (401). Every answer, abstention, clarify pause and error has a
+receipt in the audit ledger (`audit_ref`). Errors are `{"error": {"code", "message", "fields"?}}`.
+"""
+
+
+def create_app(agent: Agent, *, api_keys: ApiKeys | None = None) -> FastAPI:
+    """The service over `agent` (which the caller keeps and closes). `api_keys` defaults to the agent's settings'
+    keys (`Settings.api_keys`); with none, every caller is `public`."""
+    app = FastAPI(
+        title="quotebound",
+        version=__version__,
+        description=DESCRIPTION,
+        docs_url=None,
+        redoc_url=None,
+    )
+    keys = api_keys if api_keys is not None else ApiKeys.from_settings(agent.settings)
+    app.state.service = Service(agent=agent, keys=keys)
+    install_error_handlers(app)
+    app.add_middleware(GuardMiddleware)
+    app.include_router(routes_ask.router)
+    app.include_router(routes_read.router)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html", headers=_PAGE_HEADERS)
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    _optional_auth_in_openapi(app)
+    return app
+
+
+def _optional_auth_in_openapi(app: FastAPI) -> None:
+    """Say in the OpenAPI document that a key is optional: each operation also accepts no key (role public)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()
+            for operations in document.get("paths", {}).values():
+                for operation in operations.values():
+                    if isinstance(operation, dict) and operation.get("security") and {} not in operation["security"]:
+                        operation["security"].append({})
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

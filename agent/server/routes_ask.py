@@ -1,0 +1,179 @@
+"""POST /ask and POST /ask/stream: one run of the agent per request, on the caller's own session.
+
+A session is the caller's: its thread is `<namespace>.<session_id>`, the namespace a fingerprint of the API key
+(`anon` without one), so the same session_id under another key is another conversation. The caller only ever
+sees their own session_id (in a clarify envelope and the X-Session-Id header). When the session is paused at a
+clarify and the body carries `context`, the run resumes with those replies (the chat page resends the question).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from quotebound.agent.contracts import Envelope
+
+from .auth import Principal
+from .deps import PrincipalDep, Service, ServiceDep
+from .errors import ErrorBody, log
+from .models import AskBody
+
+router = APIRouter()
+
+SESSION_HEADER = "X-Session-Id"
+_SESSION_DOC = {SESSION_HEADER: {"description": "the caller's session_id", "schema": {"type": "string"}}}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "unknown API key"},
+    413: {"model": ErrorBody, "description": "request body too large"},
+    422: {"model": ErrorBody, "description": "a bad request, with the fields at fault"},
+}
+
+
+def _session(body: AskBody, principal: Principal) -> tuple[str, str]:
+    """(the caller's session_id, the agent's thread id)."""
+    session_id = body.session_id or secrets.token_urlsafe(24)
+    return session_id, f"{principal.namespace}.{session_id}"
+
+
+def _envelope_json(envelope: Any, session_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = envelope.model_dump(mode="json")
+    if data.get("status") == "clarify":
+        data["session_id"] = session_id  # the caller's own id, not the namespaced thread
+    return data
+
+
+def _status(data: dict[str, Any]) -> int:
+    return 503 if data.get("status") == "error" else 200
+
+
+@router.post(
+    "/ask",
+    response_model=Envelope,
+    summary="Ask a question (or answer a clarify): exactly one envelope",
+    responses={
+        200: {"description": "an answer, an abstention or a clarify pause", "headers": _SESSION_DOC},
+        503: {"description": "an error envelope: the run could not be completed or recorded", "model": Envelope},
+        **_ERRORS,
+    },
+)
+async def ask(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> JSONResponse:
+    agent = service.agent
+    session_id, thread = _session(body, principal)
+    async with service.lock_for(thread):
+        if body.context and await agent.apending(thread):
+            envelope = await agent.aresume(thread, dict(body.context), principal=principal.tag)
+        else:
+            envelope = await agent.aask(
+                body.question,
+                session_id=thread,
+                role=principal.role,
+                labels=list(principal.labels),
+                context=dict(body.context or {}),
+                principal=principal.tag,
+            )
+    data = _envelope_json(envelope, session_id)
+    return JSONResponse(data, status_code=_status(data), headers={SESSION_HEADER: session_id})
+
+
+_DONE = object()
+_PING_S = 15.0  # a comment line while a slow model drafts, so proxies do not drop an idle stream
+# One event of the stream (OpenAPI 3.1 reads a text/event-stream `schema` as the schema of each event).
+_SSE_EVENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string", "enum": ["node", "progress", "envelope"]},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "description": "node / progress: the progress event as JSON; envelope: the envelope as JSON",
+        },
+    },
+    "required": ["event", "data"],
+}
+
+
+async def _pump(service: Service, thread: str, body: AskBody, principal: Principal, queue: asyncio.Queue[Any]) -> None:
+    """Drive one streamed run to its end, whoever is still listening, and hand its events to `queue`."""
+    agent = service.agent
+    started = False
+    async with service.lock_for(thread):
+        try:
+            if body.context and await agent.apending(thread):
+                events = agent.astream_resume(thread, dict(body.context), principal=principal.tag)
+            else:
+                events = agent.astream(
+                    body.question,
+                    session_id=thread,
+                    role=principal.role,
+                    labels=list(principal.labels),
+                    context=dict(body.context or {}),
+                    principal=principal.tag,
+                )
+            async for event in events:
+                started = True
+                await queue.put(event)
+        except Exception as exc:  # a bad request (raised before the first event) or a bug
+            if started:  # too late for an error response: the stream ends without an envelope
+                log.error("streamed run on a session failed after it started", exc_info=exc)
+            await queue.put(exc)  # else the route raises it: a CallerError is a 422, anything else a logged 500
+        finally:
+            await queue.put(_DONE)
+
+
+@router.post(
+    "/ask/stream",
+    summary="Ask, streamed: server-sent `node` and `progress` events, then one `envelope` event",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "`text/event-stream`: events `node` / `progress` (data: a progress event, JSON), then one "
+            "`envelope` event (data: the envelope, JSON), then the stream ends",
+            "content": {"text/event-stream": {"schema": _SSE_EVENT}},
+            "headers": _SESSION_DOC,
+        },
+        **_ERRORS,
+    },
+)
+async def ask_stream(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> StreamingResponse:
+    session_id, thread = _session(body, principal)
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    task = asyncio.create_task(_pump(service, thread, body, principal, queue))
+    service.tasks.add(task)
+    task.add_done_callback(service.tasks.discard)
+    first = await queue.get()
+    if isinstance(first, Exception):
+        raise first  # before any byte is sent: a CallerError becomes a 422, anything else a 500
+    # A plain StreamingResponse that ends the moment the envelope is sent. No `Cache-Control: no-store`:
+    # Chromium reports a no-store fetch stream read to its end as aborted (microsoft/playwright#42742).
+    headers = {SESSION_HEADER: session_id, "X-Accel-Buffering": "no"}
+    return StreamingResponse(_events(first, queue, session_id), media_type="text/event-stream", headers=headers)
+
+
+def _sse(event: str, data: dict[str, Any]) -> str:
+    # json.dumps never emits a raw newline, so the data fits on one `data:` line
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def _events(first: Any, queue: asyncio.Queue[Any], session_id: str) -> AsyncIterator[str]:
+    item = first
+    while item is not _DONE:
+        if isinstance(item, Exception):
+            return  # logged where it was raised; the stream just ends (a client sees no envelope)
+        if item.type == "envelope":
+            yield _sse("envelope", _envelope_json(item.envelope, session_id))
+            return
+        yield _sse(item.type, item.model_dump(mode="json"))
+        # One getter per item, kept across pings (a get cancelled by a timeout could lose the item it took).
+        getter = asyncio.ensure_future(queue.get())
+        try:
+            while not (await asyncio.wait({getter}, timeout=_PING_S))[0]:
+                yield ": ping\n\n"
+        finally:
+            getter.cancel()  # the client went away mid-wait: the run goes on in `_pump`
+        item = getter.result()
