@@ -14,7 +14,7 @@ from quotebound.tools.registry import ALL_TOOLS, REPAIR_TOOLS, ToolRegistry
 
 from .context import RunContext
 from .deadline import call_with_deadline
-from .evidence import resolved_question
+from .evidence import question_context, resolved_question
 from .faults import model_fault, tool_fault
 from .names import Node
 from .state import RunState
@@ -25,7 +25,7 @@ def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
     previous = Draft.model_validate(state["draft"]) if repair and state.get("draft") else None
     return DraftInput(
         question=resolved_question(state),
-        context=dict(state.get("context") or {}),
+        context=question_context(state),
         bundles=[EvidenceBundle.model_validate(b) for b in state.get("bundles", [])],
         gate=state.get("gate", "proceed"),
         missing=list(state.get("missing", [])) if state.get("gate") == "proceed_after_clarify_timeout" else [],

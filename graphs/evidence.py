@@ -19,12 +19,25 @@ from .names import Node
 from .state import RunState
 
 
+def question_context(state: RunState) -> dict[str, str]:
+    """The session's values this question refers to. A session keeps every clarified value ("unit": "4B"), but
+    only the ones preflight found the question pointing at ("my unit") belong to it: "What is the assessment per
+    Unit?" on the same session is not about unit 4B. A run paused before that assessment (an older checkpoint, a
+    clarify timeout) uses them all, as before."""
+    context = dict(state.get("context") or {})
+    keys = ((state.get("clarify") or {}).get("resolved_context") or {}).get("keys")
+    if not isinstance(keys, list):
+        return context
+    wanted = {str(key).lower() for key in keys}
+    return {key: value for key, value in context.items() if key.lower() in wanted}
+
+
 def resolved_question(state: RunState) -> str:
-    """The question with the session's clarified values appended, so retrieval, drafting and the gate can use
+    """The question with the clarified values it refers to appended, so retrieval, drafting and the gate can use
     them. A field's name is kept only when it is the question's own word ("unit: 4B" for "my unit"): a name the
     clarify step made up ("time_scope", "detail") would become question words the evidence must match, and no
     document holds them ("What is the assessment this year? (2025)", not "(time scope: 2025)")."""
-    context = state.get("context") or {}
+    context = question_context(state)
     asked = set(re.findall(r"\w+", state["question"].casefold()))
     extras = "; ".join(
         f"{key.replace('_', ' ')}: {value}" if set(key.casefold().split("_")) <= asked else value

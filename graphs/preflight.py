@@ -67,6 +67,8 @@ class Assessment:
     intent_confidence: float
     coverage: float | None = None
     resolved_from: list[str] = field(default_factory=list)
+    # the session values this question refers to ("my unit" -> unit); only they join the question downstream
+    used: list[str] = field(default_factory=list)
 
 
 def content_words(text: str) -> list[str]:
@@ -93,31 +95,38 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
     known = {k.lower(): v for k, v in context.items() if v.strip()}
     if known:
         resolved_from.append("session")
+    used: list[str] = []
+
+    def knows(name: str) -> bool:
+        if name in known:
+            used.append(name)
+            return True
+        return False
 
     confidence = intent_confidence(question)
     if confidence < thresholds.tau_intent:
         signals.append("UnknownIntent")
-        if "topic" not in known:
+        if not knows("topic"):
             missing.append("topic")
             questions.append(_ask("topic", "What would you like to know? Please ask a full question."))
 
     for match in _POSSESSIVE.finditer(question):
         noun, identifier = match.group(2).lower(), match.group(3)
-        if identifier or noun in known or noun in missing:
+        if identifier or knows(noun) or noun in missing:
             continue
         if not _names_several(noun, ctx, caller or Caller()):
             continue  # the documents know one such thing or none: the user has nothing to pick between
         signals.append("AmbiguousSubject")
         missing.append(noun)
         questions.append(_ask(noun, f"Which {noun} do you mean? Please give its name or number."))
-    if _TEMPORAL.search(question) and not _EXPLICIT_TIME.search(question) and "time_scope" not in known:
+    if _TEMPORAL.search(question) and not _EXPLICIT_TIME.search(question) and not knows("time_scope"):
         signals.append("AmbiguousSubject")
         missing.append("time_scope")
         questions.append(_ask("time_scope", "Which date or period do you mean (for example a year)?"))
 
     for match in _OPEN_QUANTITY.finditer(question):
         field_name = f"number_of_{match.group(1).lower()}"
-        if field_name not in known and field_name not in missing:
+        if not knows(field_name) and field_name not in missing:
             signals.append("InsufficientParameters")
             missing.append(field_name)
             questions.append(_ask(field_name, f"How many {match.group(1).lower()} exactly?"))
@@ -126,11 +135,11 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
     words = content_words(question)
     if not missing and 0 < len(words) <= 2:
         coverage = _lexical_coverage(question, words, ctx, caller or Caller())
-        if 0 < coverage < thresholds.retrieval_min_coverage and "detail" not in known:
+        if 0 < coverage < thresholds.retrieval_min_coverage and not knows("detail"):
             signals.append("InsufficientGrounding")
             missing.append("detail")
             questions.append(_ask("detail", "Can you add more detail (a name, a date, or what it is about)?"))
-    return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from)
+    return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from, sorted(set(used)))
 
 
 def _names_several(noun: str, ctx: RunContext, caller: Caller) -> bool:
@@ -210,7 +219,8 @@ def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         return {**update, "gate": "deny", "failure": store_fault(Node.PREFLIGHT, exc)}
     update: dict[str, Any] = {"path": [Node.PREFLIGHT.value], "signals": found.signals, "missing": found.missing}
     if not found.questions:
-        return {**update, "gate": "proceed", "clarify": {"resolved_context": {"from": found.resolved_from}}}
+        resolved = {"from": found.resolved_from, "keys": found.used}
+        return {**update, "gate": "proceed", "clarify": {"resolved_context": resolved}}
 
     policy = ctx.settings.clarify
     key = fingerprint(state["question"], found.missing)

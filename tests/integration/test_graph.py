@@ -174,6 +174,21 @@ def test_session_context_is_not_asked_twice(agent: Agent) -> None:
     assert not isinstance(again, ClarifyEnvelope)
 
 
+def test_a_session_value_joins_only_the_questions_that_point_at_it(agent: Agent) -> None:
+    """After "my unit" was clarified as 4B, a question about units in general ("per Unit") is answered as in a
+    fresh session, not narrowed to unit 4B; "my unit" on the same session still means 4B without asking."""
+    sid = session()
+    assert isinstance(agent.ask("What's the square footage of my unit?", session_id=sid), ClarifyEnvelope)
+    assert isinstance(agent.resume(sid, {"unit": "4B"}), AnswerEnvelope)
+    general = "What is the monthly regular assessment per Unit?"
+    fresh = agent.ask(general, session_id=session())
+    same = agent.ask(general, session_id=sid)
+    assert isinstance(fresh, AnswerEnvelope), fresh
+    assert same.status == fresh.status and same.answer.level1 == fresh.answer.level1
+    mine = agent.ask("What's the square footage of my unit?", session_id=sid)
+    assert isinstance(mine, AnswerEnvelope) and "1,180" in mine.answer.level1, mine
+
+
 @pytest.mark.parametrize(
     "question",
     [
