@@ -70,6 +70,7 @@ bench: install
 	$(BIN)/python benchmarks/bench_graph.py
 	$(BIN)/python benchmarks/bench_corpus.py
 	$(BIN)/python benchmarks/bench_eval.py
+	$(BIN)/python benchmarks/bench_server.py
 
 clean:
 	rm -rf $(VENV) $(STORE) $(EVAL_DIR) build *.egg-info
