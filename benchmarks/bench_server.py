@@ -84,8 +84,8 @@ async def _load(base: str, sessions: int, concurrency: int) -> None:
     ok = sum(outcome == "200/200" for outcome in outcomes)
     print(
         f"  concurrency {concurrency:>3}: {sessions} sessions, {len(latencies)} requests in {wall:.1f} s "
-        f"({len(latencies) / wall:.1f} req/s); per request p50 {percentile(latencies, 50):.0f} ms, "
-        f"p95 {percentile(latencies, 95):.0f} ms, max {max(latencies):.0f} ms; {ok}/{sessions} sessions 200/200"
+        f"({len(latencies) / wall:.1f} req/s); per request p50 {percentile(latencies, 0.50):.0f} ms, "
+        f"p95 {percentile(latencies, 0.95):.0f} ms, max {max(latencies):.0f} ms; {ok}/{sessions} sessions 200/200"
     )
 
 
