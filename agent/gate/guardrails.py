@@ -10,6 +10,11 @@ singleton). `Guard.configure(allow_metrics_collection=False)` sets `HubTelemetry
 the Runner disable its tracer (guardrails/guard.py `_configure_hub_telemtry`, `_exec`), so every Guard built or
 run here is configured that way first, including a caller's own Guard.
 
+Event loops: guardrails validates on `asyncio.get_event_loop()` and, where the thread has no current loop (any
+thread after an `asyncio.run`, every worker thread of `astream`), makes one with `new_event_loop()` and never
+closes it: a leaked loop and its self-pipe sockets per call. `guard_validate` runs a Guard on a thread and a
+loop of its own and closes both; the gate runs every Guard through it, and so should a caller.
+
 Validators (registered locally with `register_validator`, never fetched from the hub) read a Draft as JSON
 (the Guard's string output) or as a `Draft` / dict, and take the gate's inputs either as constructor arguments
 or from the validation metadata (metadata wins): `ctx` (a ToolContext), `bundles`, `gate`, `flagged`,
@@ -18,8 +23,11 @@ or from the validation metadata (metadata wins): `ctx` (a ToolContext), `bundles
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import warnings
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pydantic import ValidationError
@@ -172,13 +180,31 @@ def gate_guard(*, on_fail: str = "noop", **inputs: Any) -> Guard:
     return without_metrics(Guard()).use(*(cls(on_fail=on_fail, **inputs) for cls in RULE_VALIDATORS))
 
 
+def _on_a_closed_loop(guard: Guard, text: str) -> Any:
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # what guardrails' get_loop() picks up instead of making its own
+    try:
+        return guard.validate(text)
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def guard_validate(guard: Guard, text: str) -> Any:
+    """`guard.validate(text)` with no event loop left open (see the module docstring). A thread of its own, so the
+    caller's current loop (or running one) is never replaced; the caller's context variables go with it."""
+    context = contextvars.copy_context()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="quotebound-guard") as pool:
+        return pool.submit(context.run, _on_a_closed_loop, guard, text).result()
+
+
 def run_user_guard(guard: Any, draft: Draft) -> list[Finding]:
     """Run a caller's own Guard on the draft (as JSON) as an extra stage; its failures become USER_GUARD findings."""
     if not isinstance(guard, Guard):
         raise TypeError(f"expected a guardrails Guard, got {type(guard).__name__}")
     without_metrics(guard)
     try:
-        outcome = guard.validate(draft.model_dump_json())
+        outcome = guard_validate(guard, draft.model_dump_json())
     except Exception as exc:  # a validator with on_fail="exception" raises; that is a failed check, not a crash
         return [Finding(code=FindingCode.USER_GUARD, message=f"user guard failed: {exc}")]
     if outcome.validation_passed:

@@ -5,6 +5,7 @@ guardrails-ai is imported inside a fixture (it takes seconds), so collecting thi
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Callable
 from types import ModuleType
@@ -69,7 +70,7 @@ def test_a_good_draft_passes_every_validator(gr: ModuleType, ctx: ToolContext, b
     good = draft(ASSESSMENT)
     assert validate_draft(good, bundles=bundles, ctx=ctx).ok
     guard = gr.gate_guard(ctx=ctx, bundles=bundles)
-    outcome = guard.validate(good.model_dump_json())
+    outcome = gr.guard_validate(guard, good.model_dump_json())
     assert outcome.validation_passed, outcome.validation_summaries
     assert gr.QuoteboundGate(ctx=ctx, bundles=bundles).validate(good, {}).outcome == "pass"
 
@@ -85,7 +86,7 @@ def test_hostile_drafts_fail_the_same_rule(
     assert result.outcome == "fail"
     failed = {f["code"] for f in result.metadata["findings"]}
     assert failed <= {f.code.value for f in report.findings if f.blocking}
-    outcome = gr.gate_guard(ctx=ctx, bundles=bundles).validate(bad.model_dump_json())
+    outcome = gr.guard_validate(gr.gate_guard(ctx=ctx, bundles=bundles), bad.model_dump_json())
     assert not outcome.validation_passed
     assert rule in {s.validator_name for s in outcome.validation_summaries or []}
 
@@ -115,3 +116,27 @@ def test_a_user_guard_runs_as_an_extra_stage_with_metrics_off(gr: ModuleType, ct
     assert [f.code for f in gr.run_user_guard(raising, draft("It is $352.00."))] == [FindingCode.USER_GUARD]
     with pytest.raises(TypeError):
         gr.run_user_guard(object(), draft(ASSESSMENT))
+
+
+def test_a_guard_leaves_no_event_loop_behind(gr: ModuleType, ctx: ToolContext, bundles: list[EvidenceBundle]) -> None:
+    """guardrails makes an event loop where the thread has none and never closes it (its sockets then warn when
+    collected, in whatever test runs next); through `guard_validate` nothing is left set or open."""
+    asyncio.run(asyncio.sleep(0))  # as after any asyncio.run: this thread has no current loop
+    outcome = gr.guard_validate(gr.gate_guard(ctx=ctx, bundles=bundles), draft(ASSESSMENT).model_dump_json())
+    assert outcome.validation_passed
+    with pytest.raises(RuntimeError, match="no current event loop"):
+        asyncio.get_event_loop_policy().get_event_loop()
+
+
+def test_a_user_guard_runs_under_a_running_event_loop(gr: ModuleType, ctx: ToolContext) -> None:
+    """Called from async code (a chat app's handler), guardrails alone finds a running loop, warns and falls back;
+    the gate's stage runs it on its own thread and gets the same verdicts."""
+    from guardrails import Guard
+
+    user = Guard().use(gr.SpanAligned(ctx=ctx, on_fail="noop"))
+
+    async def both() -> tuple[list[object], list[object]]:
+        return gr.run_user_guard(user, draft(ASSESSMENT)), gr.run_user_guard(user, draft("It is $352.00."))
+
+    good, bad = asyncio.run(both())
+    assert good == [] and [f.code for f in bad] == [FindingCode.USER_GUARD]  # type: ignore[attr-defined]
