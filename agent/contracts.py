@@ -12,7 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .errors import ErrorCode
 
@@ -253,24 +253,29 @@ class ReasonCode(StrEnum):
     MODEL_ERROR = "model_error"
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("question is blank")
+    return value
+
+
+# The request fields every front end shares (the Agent API here, the HTTP body in agent/server/models.py).
+Question = Annotated[str, Field(min_length=1, max_length=4000), AfterValidator(_not_blank)]
+ContextKey = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
+ContextValue = Annotated[str, Field(max_length=2000)]
+MAX_CONTEXT_ITEMS = 32
+
+
 class AskRequest(Contract):
-    question: str = Field(min_length=1, max_length=4000)
+    question: Question
     session_id: str | None = Field(default=None, min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$")
     role: str = Field(default="public", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     labels: list[Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]] = Field(
         default_factory=list, max_length=32
     )
-    context: dict[
-        Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")],
-        Annotated[str, Field(max_length=2000)],
-    ] = Field(default_factory=dict, max_length=32, description="clarify replies: field -> value")
-
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("question is blank")
-        return value
+    context: dict[ContextKey, ContextValue] = Field(
+        default_factory=dict, max_length=MAX_CONTEXT_ITEMS, description="clarify replies: field -> value"
+    )
 
 
 class Citation(Contract):

@@ -12,7 +12,6 @@ caller (role and labels) and the current policy, exactly as `resolve_evidence` w
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -66,15 +65,9 @@ class RecheckReport:
         }
 
 
-def _bundle_id(pinned_ref: str, digest: str) -> str:
-    """As tools/resolve_evidence.py computes it."""
-    text = f"{pinned_ref}\n{digest.removeprefix('sha256:')}"
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def recheck_receipt(receipt: Receipt, tools: Any) -> RecheckReport:
     """Re-resolve every citation of `receipt` with `tools` (a ToolContext for the receipt's caller)."""
-    from quotebound.tools.resolve_evidence import resolve_evidence
+    from quotebound.tools.resolve_evidence import bundle_id, resolve_evidence
 
     digests = {bundle.ref: bundle.digest for bundle in receipt.bundles}
     report = RecheckReport(receipt.audit_ref, receipt.run_id, receipt.status, receipt.caller.role)
@@ -106,7 +99,7 @@ def recheck_receipt(receipt: Receipt, tools: Any) -> RecheckReport:
         else:
             # A citation narrower than the bundle it came from: its bundle id hashes the pinned ref with the digest
             # of the text cited, so the current text, hashed the same way, gives the same id only if it is the same.
-            quote_changed = _bundle_id(str(pinned), bundle.digest) != citation.bundle_id
+            quote_changed = bundle_id(str(pinned), bundle.digest) != citation.bundle_id
         new_version = pinned.version is not None and bundle.version != pinned.version
         if quote_changed:
             detail = f"the quoted text differs in v{bundle.version}"

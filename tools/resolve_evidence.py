@@ -21,6 +21,11 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def bundle_id(pinned_ref: str, digest: str) -> str:
+    """A bundle's id: the pinned ref and the digest of its text (`sha256:` prefix optional), hashed together."""
+    return "sha256:" + _sha256(f"{pinned_ref}\n{digest.removeprefix('sha256:')}")
+
+
 def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
     try:
         parsed = EvidenceRef.parse(ref)
@@ -44,7 +49,7 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
     digest = _sha256(text)
     pinned = EvidenceRef(source_id=source.source_id, locator=str(span), version=source.version)
     return EvidenceBundle(
-        bundle_id="sha256:" + _sha256(f"{pinned}\n{digest}"),
+        bundle_id=bundle_id(str(pinned), digest),
         ref=str(pinned),
         source_id=source.source_id,
         version=source.version,

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from quotebound.agent.contracts import ProvenanceKind
+from quotebound.agent.contracts import MAX_CONTEXT_ITEMS, ContextKey, ContextValue, ProvenanceKind, Question
 from quotebound.agent.receipt import Receipt
 
 # A caller's session_id: the agent's pattern, shorter, because the service prefixes it with the caller's namespace.
 SESSION_ID_MAX = 100
 SESSION_ID_PATTERN = r"^[A-Za-z0-9._:-]+$"
-ContextKey = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
-ContextValue = Annotated[str, Field(max_length=2000)]
 # pydantic writes a constrained key as `patternProperties`, which leaves any other key unconstrained in JSON Schema;
 # clients (and fuzzers) read this instead: every key matches, every value is a string.
 _CONTEXT_SCHEMA = {
     "anyOf": [
         {
             "type": "object",
-            "maxProperties": 32,
+            "maxProperties": MAX_CONTEXT_ITEMS,
             "propertyNames": {"minLength": 1, "maxLength": 64, "pattern": r"^[A-Za-z0-9_.-]+$"},
             "additionalProperties": {"type": "string", "maxLength": 2000},
         },
@@ -34,7 +32,7 @@ class AskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=4000, description="the question, as the user typed it")
+    question: Question = Field(description="the question, as the user typed it")
     session_id: str | None = Field(
         default=None,
         min_length=1,
@@ -45,16 +43,9 @@ class AskBody(BaseModel):
     )
     context: Annotated[dict[ContextKey, ContextValue] | None, WithJsonSchema(_CONTEXT_SCHEMA)] = Field(
         default=None,
-        max_length=32,
+        max_length=MAX_CONTEXT_ITEMS,
         description="clarify replies (field -> value): when the session is paused at a clarify they resume it",
     )
-
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("question is blank")
-        return value
 
 
 class EvidencePolicy(BaseModel):
