@@ -8,12 +8,16 @@ from __future__ import annotations
 import asyncio
 import importlib
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
+from quotebound.agent.agent import Agent
 from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, EvidenceBundle, Fact, Support
 from quotebound.agent.gate import FindingCode, validate_draft
+from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport
@@ -26,6 +30,7 @@ BUDGET = "# Budget 2025\n\nThe monthly assessment is $325.00 per unit.\nReserve 
 NOTICE = "# Notice\n\nThe monthly assessment is $340.00 per unit.\n"
 SECRET = "# Gate codes\n\nThe north gate code is 4471.\n"
 ASSESSMENT = "The monthly assessment is $325.00 per unit."
+LEASE = "What is the minimum lease term?"
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +145,31 @@ def test_a_user_guard_runs_under_a_running_event_loop(gr: ModuleType, ctx: ToolC
 
     good, bad = asyncio.run(both())
     assert good == [] and [f.code for f in bad] == [FindingCode.USER_GUARD]  # type: ignore[attr-defined]
+
+
+def test_an_agents_user_guard_is_a_stage_of_the_gate(gr: ModuleType, store_dir: Path) -> None:
+    """Through the graph: a Guard that passes leaves the verified answer alone; one that rejects every draft keeps
+    the run from answering, and its finding is on the validate step of the trace."""
+    from guardrails import Guard
+    from guardrails.validator_base import FailResult, PassResult, Validator, register_validator
+
+    @register_validator(name="quotebound-test/house-style", data_type="string")
+    class HouseStyle(Validator):
+        def __init__(self, allow: bool, on_fail: str = "noop") -> None:
+            super().__init__(on_fail=on_fail, allow=allow)
+            self.allow = allow
+
+        def _validate(self, value: Any, metadata: dict[str, Any]) -> Any:
+            return PassResult() if self.allow else FailResult(error_message="the house style forbids this answer")
+
+    settings = Settings(store=store_dir, embedder="hashing")
+    with Agent(settings, user_guard=Guard().use(HouseStyle(allow=True))) as agent:
+        assert agent.ask(LEASE).status == "answer"
+    with Agent(settings, user_guard=Guard().use(HouseStyle(allow=False))) as agent:
+        envelope = agent.ask(LEASE)
+        trace = agent.trace(envelope.meta.run_id)
+    assert envelope.status == "abstain" and envelope.reason_code == "verification_failed"
+    assert trace is not None
+    findings = [finding for step in trace.steps if step.node == "validate" for finding in step.findings]
+    assert findings and {finding.code for finding in findings} == {"user_guard"}
+    assert all("house style" in (finding.detail or "") for finding in findings)
