@@ -261,9 +261,12 @@ def _not_blank(value: str) -> str:
 
 # The request fields every front end shares (the Agent API here, the HTTP body in agent/server/models.py).
 Question = Annotated[str, Field(min_length=1, max_length=4000), AfterValidator(_not_blank)]
-ContextKey = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
-ContextValue = Annotated[str, Field(max_length=2000)]
+CONTEXT_KEY_PATTERN = r"^[A-Za-z0-9_.-]+$"
+CONTEXT_KEY_MAX = 64
+CONTEXT_VALUE_MAX = 2000
 MAX_CONTEXT_ITEMS = 32
+ContextKey = Annotated[str, Field(min_length=1, max_length=CONTEXT_KEY_MAX, pattern=CONTEXT_KEY_PATTERN)]
+ContextValue = Annotated[str, Field(max_length=CONTEXT_VALUE_MAX)]
 
 
 class AskRequest(Contract):

@@ -6,7 +6,16 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from quotebound.agent.contracts import MAX_CONTEXT_ITEMS, ContextKey, ContextValue, ProvenanceKind, Question
+from quotebound.agent.contracts import (
+    CONTEXT_KEY_MAX,
+    CONTEXT_KEY_PATTERN,
+    CONTEXT_VALUE_MAX,
+    MAX_CONTEXT_ITEMS,
+    ContextKey,
+    ContextValue,
+    ProvenanceKind,
+    Question,
+)
 from quotebound.agent.receipt import Receipt
 
 # A caller's session_id: the agent's pattern, shorter, because the service prefixes it with the caller's namespace.
@@ -19,8 +28,8 @@ _CONTEXT_SCHEMA = {
         {
             "type": "object",
             "maxProperties": MAX_CONTEXT_ITEMS,
-            "propertyNames": {"minLength": 1, "maxLength": 64, "pattern": r"^[A-Za-z0-9_.-]+$"},
-            "additionalProperties": {"type": "string", "maxLength": 2000},
+            "propertyNames": {"minLength": 1, "maxLength": CONTEXT_KEY_MAX, "pattern": CONTEXT_KEY_PATTERN},
+            "additionalProperties": {"type": "string", "maxLength": CONTEXT_VALUE_MAX},
         },
         {"type": "null"},
     ]

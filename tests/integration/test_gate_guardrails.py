@@ -140,11 +140,11 @@ def test_a_user_guard_runs_under_a_running_event_loop(gr: ModuleType, ctx: ToolC
 
     user = Guard().use(gr.SpanAligned(ctx=ctx, on_fail="noop"))
 
-    async def both() -> tuple[list[object], list[object]]:
+    async def both() -> tuple[list[Any], list[Any]]:
         return gr.run_user_guard(user, draft(ASSESSMENT)), gr.run_user_guard(user, draft("It is $352.00."))
 
     good, bad = asyncio.run(both())
-    assert good == [] and [f.code for f in bad] == [FindingCode.USER_GUARD]  # type: ignore[attr-defined]
+    assert good == [] and [f.code for f in bad] == [FindingCode.USER_GUARD]
 
 
 def test_an_agents_user_guard_is_a_stage_of_the_gate(gr: ModuleType, store_dir: Path) -> None:
