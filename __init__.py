@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from quotebound.agent.contracts import SCHEMA_VERSION
+from quotebound.agent.core.contracts import SCHEMA_VERSION
+from quotebound.agent.core.version import __version__
 
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
     from quotebound.graphs import build_graph
 
-__version__ = "0.1.0"
 __all__ = ["SCHEMA_VERSION", "Agent", "__version__", "build_graph"]
 
 
 def __getattr__(name: str) -> Any:
     # Lazy: langgraph and the stores load only when an application asks for them (keeps `--help` instant).
     if name == "Agent":
-        from quotebound.agent.agent import Agent
+        from quotebound.agent.facade.agent import Agent
 
         return Agent
     if name == "build_graph":

@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from quotebound.agent.models.base import DraftingModel
-from quotebound.agent.models.hostile import OBEYING, obeying_model
 from quotebound.evals.bipia import Triple, all_triples, load_attacks, load_emails, sample_triples
 from quotebound.evals.bipia_run import Result, build_store, run_triples, summarize
+from quotebound.testing import OBEYING, obeying_model
 
 DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 MODELS = ("extractive", "obeying", "honest")

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.retrieval import HybridRetriever
 from quotebound.tools.store import Store

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from langgraph.checkpoint.memory import InMemorySaver
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.evals.golden import GoldenSet, load_golden_set
 from quotebound.evals.harness import evaluate
 from quotebound.tools.ingest import Ingestor

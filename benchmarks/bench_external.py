@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from quotebound.agent.core.settings import AttemptLimits, Settings
 from quotebound.agent.models.local_llm import llama_server, smollm2_gguf_path
-from quotebound.agent.settings import AttemptLimits, Settings
 from quotebound.evals.bipia import all_triples, load_attacks, load_emails, sample_triples
 from quotebound.evals.bipia_run import build_store, settings_for
 from quotebound.evals.datasets import DATASETS_DIR, bipia_email, ramdocs, tatqa

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AnswerLevels,
     AnswerObject,
     CalcDerivation,
@@ -25,9 +25,9 @@ from quotebound.agent.contracts import (
     Fact,
     Support,
 )
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.gate import validate_draft
 from quotebound.agent.gate.tokens import clear_token_cache
-from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import Ingestor

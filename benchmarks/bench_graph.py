@@ -62,8 +62,8 @@ from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
 from quotebound import Agent
-from quotebound.agent.models.scripted import ScriptedChatModel, tool_call, tool_calls_message
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
+from quotebound.testing import ScriptedChatModel, tool_call, tool_calls_message
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.registry import ToolRegistry
 from quotebound.tools.store import Store

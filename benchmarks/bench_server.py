@@ -28,9 +28,9 @@ import httpx
 import uvicorn
 from bench_corpus import percentile
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import create_app
-from quotebound.agent.settings import Settings
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 

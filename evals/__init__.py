@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .golden import GoldenCase, GoldenSet, load_golden_set
-    from .harness import evaluate
-    from .report import EvalReport, load_report
+    from quotebound.evals.golden import GoldenCase, GoldenSet, load_golden_set
+    from quotebound.evals.harness import evaluate
+    from quotebound.evals.report import EvalReport, load_report
 
 __all__ = ["EvalReport", "GoldenCase", "GoldenSet", "evaluate", "load_golden_set", "load_report"]
 

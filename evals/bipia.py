@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 import yaml
 
-from quotebound.agent.contracts import PolicyDecision, Source
+from quotebound.agent.core.contracts import PolicyDecision, Source
 from quotebound.tools.policy import Caller, DefaultPolicy
 
 EMAILS_FILE: Final = "bipia_email_test.jsonl"

@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.core.settings import RetrievalSettings, Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
-from quotebound.agent.settings import RetrievalSettings, Settings
+from quotebound.evals.bipia import Email, ScopedPolicy, Triple, clean_source_id, write_corpus
+from quotebound.evals.leaks import markers, reached
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
-
-from .bipia import Email, ScopedPolicy, Triple, clean_source_id, write_corpus
-from .leaks import markers, reached
 
 # Every chunk of a store is a candidate, so the scope filter (not the candidate cut) decides what a run sees.
 RETRIEVAL = RetrievalSettings(candidates=1000)

@@ -12,9 +12,9 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .metrics import DIRECTION
-from .report import EvalReport
-from .scoring import CaseScore
+from quotebound.evals.metrics import DIRECTION
+from quotebound.evals.report import EvalReport
+from quotebound.evals.scoring import CaseScore
 
 _UNPIN = re.compile(r"@v\d+#")  # a new corpus version re-pins every ref: compare locators, not versions
 

@@ -18,10 +18,9 @@ from typing import Annotated, Literal, Self
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from quotebound.agent.errors import CallerError, ErrorCode
-
-from .metrics import DIRECTION
-from .report import EvalReport, GateCheck, GateVerdict
+from quotebound.agent.core.errors import CallerError, ErrorCode
+from quotebound.evals.metrics import DIRECTION
+from quotebound.evals.report import EvalReport, GateCheck, GateVerdict
 
 GATE_SCHEMA = "quotebound.eval-gate/v1"
 

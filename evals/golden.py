@@ -19,8 +19,8 @@ from typing import Annotated, Any, Literal, Self
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from quotebound.agent.contracts import EvidenceRef, ReasonCode
-from quotebound.agent.errors import CallerError, ErrorCode
+from quotebound.agent.core.contracts import EvidenceRef, ReasonCode
+from quotebound.agent.core.errors import CallerError, ErrorCode
 
 GOLDEN_SCHEMA = "quotebound.golden/v1"
 Outcome = Literal["answer", "abstain", "clarify"]

@@ -14,14 +14,14 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .golden import GoldenSet
-from .metrics import by_tag, compute
-from .report import EvalReport, RunInfo, file_digest, now
-from .runner import Progress, run_cases
-from .scoring import CaseScore, score_case
+from quotebound.evals.golden import GoldenSet
+from quotebound.evals.metrics import by_tag, compute
+from quotebound.evals.report import EvalReport, RunInfo, file_digest, now
+from quotebound.evals.runner import Progress, run_cases
+from quotebound.evals.scoring import CaseScore, score_case
 
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
 
 def quotebound_version() -> str:

@@ -12,7 +12,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .scoring import CaseScore
+from quotebound.evals.scoring import CaseScore
 
 
 class Metrics(BaseModel):

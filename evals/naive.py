@@ -25,13 +25,14 @@ from typing import Any, Final
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import EvidenceBundle
+from quotebound.agent.core.contracts import EvidenceBundle
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
 from quotebound.agent.models.chat import ChatModel
-from quotebound.agent.settings import Settings
 from quotebound.evals.bipia import ScopedPolicy
 from quotebound.evals.bipia_run import settings_for
+from quotebound.evals.datasets.outcome import Outcome, reply_outcome, structured_outcome
 from quotebound.evals.golden import GoldenCase
 from quotebound.evals.leaks import visible_strings
 from quotebound.graphs.context import RunContext
@@ -39,8 +40,6 @@ from quotebound.graphs.drafting import draft
 from quotebound.graphs.evidence import resolve, retrieve
 from quotebound.graphs.state import RunState
 from quotebound.prompts import load_prompt
-
-from .datasets.outcome import Outcome, reply_outcome, structured_outcome
 
 PROMPT: Final = "naive_answer"
 ABSTAIN_MARKER: Final = "INSUFFICIENT EVIDENCE"  # what prompts/naive_answer.md asks for when nothing answers

@@ -53,7 +53,7 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class GoldenFile(pytest.File):
     def collect(self) -> Any:
-        from .golden import GoldenSetError, load_golden_set
+        from quotebound.evals.golden import GoldenSetError, load_golden_set
 
         if _option(self.config, "store") is None:
             raise self.CollectError(
@@ -81,8 +81,8 @@ class GoldenItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        from .runner import run_case
-        from .scoring import score_case
+        from quotebound.evals.runner import run_case
+        from quotebound.evals.scoring import score_case
 
         agent = _agent(self.config)
         score = score_case(run_case(agent, self.case), agent.context.tools_for(self.case.role, list(self.case.labels)))
@@ -106,8 +106,8 @@ class GoldenItem(pytest.Item):
 def _agent(config: pytest.Config) -> Any:
     agent = config.stash.get(_AGENT_KEY, None)
     if agent is None:
-        from quotebound.agent.agent import Agent
-        from quotebound.agent.settings import Settings
+        from quotebound.agent.core.settings import Settings
+        from quotebound.agent.facade.agent import Agent
 
         store = _option(config, "store")
         policy = _option(config, "policy")

@@ -14,10 +14,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from quotebound.agent.errors import CallerError, ErrorCode
-
-from .metrics import Metrics
-from .scoring import CaseScore
+from quotebound.agent.core.errors import CallerError, ErrorCode
+from quotebound.evals.metrics import Metrics
+from quotebound.evals.scoring import CaseScore
 
 REPORT_SCHEMA = "quotebound.eval-report/v1"
 

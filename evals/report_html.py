@@ -15,10 +15,10 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from .metrics import Metrics
-from .report import EvalReport, GateVerdict, RunInfo
-from .report_md import _TAG_COLUMNS, _better, _format_metric, _label
-from .scoring import CaseScore
+from quotebound.evals.metrics import Metrics
+from quotebound.evals.report import EvalReport, GateVerdict, RunInfo
+from quotebound.evals.report_md import _TAG_COLUMNS, _better, _format_metric, _label
+from quotebound.evals.scoring import CaseScore
 
 
 def _e(value: object) -> str:

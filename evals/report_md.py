@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .metrics import DIRECTION, Metrics
-from .report import EvalReport, GateVerdict
-from .scoring import CaseScore
+from quotebound.evals.metrics import DIRECTION, Metrics
+from quotebound.evals.report import EvalReport, GateVerdict
+from quotebound.evals.scoring import CaseScore
 
 MAX_FAILING: Final = 50
 

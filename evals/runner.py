@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from quotebound.agent.errors import QuoteboundError
-
-from .golden import GoldenCase
+from quotebound.agent.core.errors import QuoteboundError
+from quotebound.evals.golden import GoldenCase
 
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
 Progress = Callable[[int, int, "CaseRun"], None]
 

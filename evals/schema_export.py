@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from quotebound.agent.schema_export import render
+from quotebound.agent.core.schema_export import render
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent / "schemas"
 EXPORT_COMMAND: Final = "python -m quotebound.evals.schema_export"
 
 
 def rendered_schemas() -> dict[str, str]:
-    from .gate import Gate
-    from .golden import golden_set_schema
-    from .report import EvalReport
+    from quotebound.evals.gate import Gate
+    from quotebound.evals.golden import golden_set_schema
+    from quotebound.evals.report import EvalReport
 
     return {
         "golden_set.v1.json": render(golden_set_schema()),

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .golden import GoldenCase, Token
-from .runner import CaseRun
+from quotebound.evals.golden import GoldenCase, Token
+from quotebound.evals.runner import CaseRun
 
 if TYPE_CHECKING:
     from quotebound.tools.context import ToolContext

@@ -1,8 +1,8 @@
 """The cite-or-abstain state machine: state, nodes, edges, terminals."""
 
-from .builder import build_graph
-from .context import RunContext
-from .names import TERMINALS, Node
-from .state import RunState
+from quotebound.graphs.builder import build_graph
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.names import TERMINALS, Node
+from quotebound.graphs.state import RunState
 
 __all__ = ["TERMINALS", "Node", "RunContext", "RunState", "build_graph"]

@@ -8,18 +8,17 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer
 
-from quotebound.agent.settings import Settings
-
-from .clarify import clarify
-from .context import RunContext
-from .drafting import draft, repair
-from .evidence import resolve, retrieve
-from .names import Node
-from .preflight import preflight
-from .routes import after_evidence_step, after_preflight, after_validate
-from .state import RunState
-from .terminals import abstain, verified_answer
-from .validation import validate
+from quotebound.agent.core.settings import Settings
+from quotebound.graphs.clarify import clarify
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.drafting import draft, repair
+from quotebound.graphs.evidence import resolve, retrieve
+from quotebound.graphs.names import Node
+from quotebound.graphs.preflight import preflight
+from quotebound.graphs.routes import after_evidence_step, after_preflight, after_validate
+from quotebound.graphs.state import RunState
+from quotebound.graphs.terminals import abstain, verified_answer
+from quotebound.graphs.validation import validate
 
 
 def build_graph(

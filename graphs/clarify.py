@@ -12,12 +12,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from quotebound.agent.contracts import ClarifyEnvelope, Meta
-
-from .context import RunContext
-from .names import Node
-from .receipts import write_receipt
-from .state import RunState
+from quotebound.agent.core.contracts import ClarifyEnvelope, Meta
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.names import Node
+from quotebound.graphs.receipts import write_receipt
+from quotebound.graphs.state import RunState
 
 MAX_REPLY_CHARS = 2000
 

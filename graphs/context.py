@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from quotebound.agent.audit import LedgerBackend
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel
-from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.policy import Caller, DefaultPolicy, Policy

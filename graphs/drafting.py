@@ -7,17 +7,16 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import Draft, EvidenceBundle
+from quotebound.agent.core.contracts import Draft, EvidenceBundle
 from quotebound.agent.models.base import DraftInput
-from quotebound.agent.trace import result_summary
+from quotebound.agent.runs.trace import result_summary
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.deadline import call_with_deadline
+from quotebound.graphs.evidence import question_context, resolved_question
+from quotebound.graphs.faults import model_fault, tool_fault
+from quotebound.graphs.names import Node
+from quotebound.graphs.state import RunState
 from quotebound.tools.registry import ALL_TOOLS, REPAIR_TOOLS, ToolRegistry
-
-from .context import RunContext
-from .deadline import call_with_deadline
-from .evidence import question_context, resolved_question
-from .faults import model_fault, tool_fault
-from .names import Node
-from .state import RunState
 
 
 def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:

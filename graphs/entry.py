@@ -22,13 +22,12 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from quotebound.agent.settings import Settings
-
-from .builder import build_graph
-from .state import merge_dicts
+from quotebound.agent.core.settings import Settings
+from quotebound.graphs.builder import build_graph
+from quotebound.graphs.state import merge_dicts
 
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
 
 class ServerState(TypedDict, total=False):
@@ -57,7 +56,7 @@ def load_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     every run; a factory taking one argument would be handed the run's config)."""
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
     with _loading:  # two first runs at once must not open the store twice
         if served_agents:

@@ -11,12 +11,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.errors import ModelError
-
-from .context import RunContext
-from .faults import store_fault
-from .names import Node
-from .state import RunState
+from quotebound.agent.core.errors import ModelError
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.faults import store_fault
+from quotebound.graphs.names import Node
+from quotebound.graphs.state import RunState
 
 
 def question_context(state: RunState) -> dict[str, str]:
@@ -68,7 +67,7 @@ def resolve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
 
 
 def _resolve_hits(state: RunState, ctx: RunContext) -> list[dict[str, Any]]:
-    from quotebound.agent.offline import token_counter
+    from quotebound.agent.core.offline import token_counter
     from quotebound.tools.resolve_evidence import resolve_evidence
 
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))

@@ -12,12 +12,11 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from quotebound.agent.contracts import ReasonCode
-from quotebound.agent.errors import OperatorError, QuoteboundError
+from quotebound.agent.core.contracts import ReasonCode
+from quotebound.agent.core.errors import OperatorError, QuoteboundError
+from quotebound.graphs.deadline import DeadlineExceededError
+from quotebound.graphs.names import Node
 from quotebound.tools.registry import ToolRegistry
-
-from .deadline import DeadlineExceededError
-from .names import Node
 
 log = logging.getLogger("quotebound.faults")
 

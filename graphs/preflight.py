@@ -24,14 +24,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import GateStatus, Locator, ReasonCode
+from quotebound.agent.core.contracts import GateStatus, Locator, ReasonCode
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.faults import is_store_fault, store_fault
+from quotebound.graphs.names import Node
+from quotebound.graphs.state import RunState
 from quotebound.tools.instances import named_instances, noun_forms
 from quotebound.tools.policy import Caller
-
-from .context import RunContext
-from .faults import is_store_fault, store_fault
-from .names import Node
-from .state import RunState
 
 _STOPWORDS = frozenset(
     """a about an and any are as at be by can could do does for from had has have how i if in is it its me my of

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quotebound.agent.audit import canonical_json, sha256_text
-from quotebound.agent.receipt import (
+from quotebound.agent.core.receipt import (
     REFUSED_TOOL_ERRORS,
     Receipt,
     ReceiptBundle,
@@ -27,12 +27,11 @@ from quotebound.agent.receipt import (
     ReceiptQuery,
     ReceiptToolCall,
 )
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.state import RunState
 from quotebound.prompts import prompt_versions
 from quotebound.tools.injection import FLAG_PREFIX
 from quotebound.tools.policy import Caller
-
-from .context import RunContext
-from .state import RunState
 
 _MAX_TOOL_NAME = 64
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import RunState
+from quotebound.graphs.state import RunState
 
 
 def after_preflight(state: RunState) -> Literal["clarify", "retrieve", "abstain"]:

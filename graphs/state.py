@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-from quotebound.agent.contracts import GateStatus
+from quotebound.agent.core.contracts import GateStatus
 
 
 def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from quotebound.agent.audit import new_audit_ref
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
@@ -18,16 +18,15 @@ from quotebound.agent.contracts import (
     Meta,
     ReasonCode,
 )
-from quotebound.agent.errors import ModelError
+from quotebound.agent.core.errors import ModelError
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.faults import is_store_fault
+from quotebound.graphs.names import Node
+from quotebound.graphs.receipts import write_receipt
+from quotebound.graphs.state import RunState
 from quotebound.tools.injection import is_instructional
 from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
-
-from .context import RunContext
-from .faults import is_store_fault
-from .names import Node
-from .receipts import write_receipt
-from .state import RunState
 
 _WHY: dict[ReasonCode, str] = {
     ReasonCode.NO_EVIDENCE: "no passage in the documents available to you answers this question",

@@ -9,16 +9,15 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.contracts import Draft, EvidenceBundle
+from quotebound.agent.core.contracts import Draft, EvidenceBundle
 from quotebound.agent.gate.validate import validate_draft
+from quotebound.graphs.context import RunContext
+from quotebound.graphs.evidence import resolved_question
+from quotebound.graphs.faults import gate_fault, is_store_fault, store_fault
+from quotebound.graphs.names import Node
+from quotebound.graphs.state import RunState
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import instructional_locators
-
-from .context import RunContext
-from .evidence import resolved_question
-from .faults import gate_fault, is_store_fault, store_fault
-from .names import Node
-from .state import RunState
 
 
 def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:

@@ -43,8 +43,8 @@ from decimal import (
     Overflow,
 )
 
-from quotebound.agent.contracts import CalcResult
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.core.contracts import CalcResult
+from quotebound.agent.core.errors import ErrorCode, ModelError
 
 MAX_DEPTH = 32
 MAX_EXPONENT = 10

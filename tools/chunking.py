@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotebound.agent.contracts import Locator
+from quotebound.agent.core.contracts import Locator
 
 
 @dataclass(frozen=True)

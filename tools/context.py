@@ -10,13 +10,12 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from quotebound.agent.contracts import Locator, Source
-from quotebound.agent.errors import ErrorCode, ModelError
-from quotebound.agent.settings import ToolLimits
-
-from .corpus import Corpus
-from .obligations import apply_obligations
-from .policy import Caller, DefaultPolicy, Obligation, Policy
+from quotebound.agent.core.contracts import Locator, Source
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.agent.core.settings import ToolLimits
+from quotebound.tools.corpus import Corpus
+from quotebound.tools.obligations import apply_obligations
+from quotebound.tools.policy import Caller, DefaultPolicy, Obligation, Policy
 
 
 @dataclass

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from quotebound.agent.contracts import Locator, Source
-from quotebound.agent.errors import ErrorCode, OperatorError
-
-from .store import Store
+from quotebound.agent.core.contracts import Locator, Source
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.tools.store import Store
 
 # Words too common to help BM25; numbers and section tokens are never dropped.
 _STOPWORDS = frozenset(

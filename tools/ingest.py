@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from quotebound.agent.errors import CallerError, ErrorCode, QuoteboundError
-
-from .chunking import Chunk, chunk_pages
-from .readers import MEDIA_TYPES, ReadDocument, read_document
-from .sidecars import SourceMetadata, is_sidecar, load_metadata
-from .store import Store
+from quotebound.agent.core.errors import CallerError, ErrorCode, QuoteboundError
+from quotebound.tools.chunking import Chunk, chunk_pages
+from quotebound.tools.readers import MEDIA_TYPES, ReadDocument, read_document
+from quotebound.tools.sidecars import SourceMetadata, is_sidecar, load_metadata
+from quotebound.tools.store import Store
 
 ProgressFn = Callable[[int, int, str], None]
 

@@ -34,9 +34,8 @@ from functools import lru_cache
 
 import regex
 
-from quotebound.agent.errors import ErrorCode, OperatorError
-
-from .policy import Obligation
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.tools.policy import Obligation
 
 MASK_KINDS = ("email", "phone", "account_number")
 PATTERN_PREFIX = "pattern:"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import regex
 
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.core.errors import ErrorCode, ModelError
 
 MAX_LINE_CHARS = 10_000
 MAX_REPEAT = 1000

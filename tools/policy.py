@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
-from quotebound.agent.contracts import PolicyDecision, Source
-
-from .precheck import check_builtin
+from quotebound.agent.core.contracts import PolicyDecision, Source
+from quotebound.tools.precheck import check_builtin
 
 ObligationKind = Literal["mask", "generalize", "drop"]
 

@@ -56,15 +56,14 @@ import regex
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
-from quotebound.agent.contracts import PolicyDecision, Source
-from quotebound.agent.errors import ErrorCode, OperatorError
-
-from .obligations import MASK_KINDS, PATTERN_PREFIX, check_obligation, describe
-from .policy import Caller, DefaultPolicy, Obligation, Policy, TopicDecision
-from .precheck import check_builtin, normalize_question
+from quotebound.agent.core.contracts import PolicyDecision, Source
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.tools.obligations import MASK_KINDS, PATTERN_PREFIX, check_obligation, describe
+from quotebound.tools.policy import Caller, DefaultPolicy, Obligation, Policy, TopicDecision
+from quotebound.tools.precheck import check_builtin, normalize_question
 
 if TYPE_CHECKING:
-    from quotebound.agent.settings import Settings
+    from quotebound.agent.core.settings import Settings
 
 MAX_FILE_BYTES = 1_000_000
 PATTERN_TIMEOUT_S = 0.25

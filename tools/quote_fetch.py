@@ -3,11 +3,10 @@ it (obligations applied; a pattern is matched against that visible text). Never 
 
 from __future__ import annotations
 
-from quotebound.agent.contracts import Locator, QuoteResult
-from quotebound.agent.errors import ErrorCode, ModelError
-
-from .context import ToolContext
-from .patterns import compile_pattern
+from quotebound.agent.core.contracts import Locator, QuoteResult
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.tools.context import ToolContext
+from quotebound.tools.patterns import compile_pattern
 
 
 def quote_fetch(

@@ -8,9 +8,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from quotebound.agent.errors import CallerError, ErrorCode
-
-from .injection import is_instructional
+from quotebound.agent.core.errors import CallerError, ErrorCode
+from quotebound.tools.injection import is_instructional
 
 MEDIA_TYPES: dict[str, str] = {
     ".txt": "text/plain",

@@ -21,13 +21,12 @@ from typing import Any, Self
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from quotebound.agent.errors import CallerError, ErrorCode, ModelError, OperatorError
-
-from .calc import calc
-from .context import ToolContext
-from .quote_fetch import quote_fetch
-from .resolve_evidence import resolve_evidence
-from .search_source import search_source
+from quotebound.agent.core.errors import CallerError, ErrorCode, ModelError, OperatorError
+from quotebound.tools.calc import calc
+from quotebound.tools.context import ToolContext
+from quotebound.tools.quote_fetch import quote_fetch
+from quotebound.tools.resolve_evidence import resolve_evidence
+from quotebound.tools.search_source import search_source
 
 log = logging.getLogger(__name__)
 # Errors that mean the deployment, not the model's request, is broken: a run that met one must not answer.

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import hashlib
 
-from quotebound.agent.contracts import EvidenceBundle, EvidenceRef, Locator
-from quotebound.agent.errors import ErrorCode, ModelError
-
-from .context import ToolContext
-from .injection import FLAG_PREFIX, instructional_locators
+from quotebound.agent.core.contracts import EvidenceBundle, EvidenceRef, Locator
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.tools.context import ToolContext
+from quotebound.tools.injection import FLAG_PREFIX, instructional_locators
 
 
 def _sha256(text: str) -> str:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from quotebound.agent.contracts import RetrievalHit
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.settings import RetrievalSettings
-
-from .corpus import Corpus, mentions, query_terms
-from .store import Store
+from quotebound.agent.core.contracts import RetrievalHit
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.settings import RetrievalSettings
+from quotebound.tools.corpus import Corpus, mentions, query_terms
+from quotebound.tools.store import Store
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int) -> dict[int, float]:

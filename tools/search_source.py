@@ -5,11 +5,10 @@ cannot be found by searching for it, nor its existence confirmed."""
 
 from __future__ import annotations
 
-from quotebound.agent.contracts import Locator, SearchHit
-from quotebound.agent.errors import ErrorCode, ModelError
-
-from .context import ToolContext
-from .patterns import compile_pattern
+from quotebound.agent.core.contracts import Locator, SearchHit
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.tools.context import ToolContext
+from quotebound.tools.patterns import compile_pattern
 
 
 def search_source(

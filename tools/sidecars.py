@@ -7,8 +7,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from quotebound.agent.contracts import ProvenanceKind
-from quotebound.agent.errors import CallerError, ErrorCode
+from quotebound.agent.core.contracts import ProvenanceKind
+from quotebound.agent.core.errors import CallerError, ErrorCode
 
 SIDECAR_SUFFIX = ".meta.yaml"
 

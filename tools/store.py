@@ -16,12 +16,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.settings import Settings
 
 if TYPE_CHECKING:
-    from .embedders import Embedder
-    from .vectors import VectorIndex
+    from quotebound.tools.embedders import Embedder
+    from quotebound.tools.vectors import VectorIndex
 
 STORE_SCHEMA_VERSION = "1"
 
@@ -133,7 +133,7 @@ class Store:
         if self._embedder is None:
             with self.lock:  # concurrent runs (the eval harness's threads) must not build it twice
                 if self._embedder is None:
-                    from .embedders import make_embedder
+                    from quotebound.tools.embedders import make_embedder
 
                     name = self.meta("embedder_kind") or self.settings.embedder
                     self._embedder = make_embedder(name, self.root / "cache")  # type: ignore[arg-type]
@@ -162,7 +162,7 @@ class Store:
         return self._vectors
 
     def _open_vectors(self) -> VectorIndex:
-        from .vectors import VectorIndex
+        from quotebound.tools.vectors import VectorIndex
 
         dim = self.embedder.dim
         if self.settings.qdrant_url:

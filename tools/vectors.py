@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Final, Self
 
-from ..agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient

@@ -7,7 +7,7 @@ only) wraps the same checks as guardrails-ai validators.
 
 from __future__ import annotations
 
-from .findings import Finding, FindingCode, GateReport
-from .validate import validate_draft
+from quotebound.agent.gate.findings import Finding, FindingCode, GateReport
+from quotebound.agent.gate.validate import validate_draft
 
 __all__ = ["Finding", "FindingCode", "GateReport", "validate_draft"]

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from quotebound.agent.contracts import Draft, Fact
-from quotebound.agent.errors import ModelError
+from quotebound.agent.core.contracts import Draft, Fact
+from quotebound.agent.core.errors import ModelError
+from quotebound.agent.gate.checks import Checked
+from quotebound.agent.gate.evidence import Verification
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.tokens import TokenPool, extract_tokens, mask, operand_key
 from quotebound.tools.calc import numbers_in, recompute
-
-from .checks import Checked
-from .evidence import Verification
-from .findings import Finding, FindingCode
-from .tokens import TokenPool, extract_tokens, mask, operand_key
 
 # Unit conversions a calc may use without quoting them (months in a year, percent, weeks, days, hours...).
 CONVERSION_CONSTANTS: frozenset[Decimal] = frozenset(Decimal(n) for n in (1, 7, 12, 24, 52, 60, 100, 365, 1000))

@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from quotebound.agent.contracts import Draft, GateStatus
-
-from .conflicts import FlaggedLines, parse_value
-from .evidence import Status, Verification
-from .findings import Finding, FindingCode
-from .tokens import quote_keys
+from quotebound.agent.core.contracts import Draft, GateStatus
+from quotebound.agent.gate.conflicts import FlaggedLines, parse_value
+from quotebound.agent.gate.evidence import Status, Verification
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.tokens import quote_keys
 
 
 @dataclass(frozen=True)

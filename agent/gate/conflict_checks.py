@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from quotebound.agent.contracts import Conflict, Draft, EvidenceBundle, Fact
-
-from .conflicts import (
+from quotebound.agent.core.contracts import Conflict, Draft, EvidenceBundle, Fact
+from quotebound.agent.gate.conflicts import (
     FlaggedLines,
     Value,
     bundle_lines,
@@ -24,8 +23,8 @@ from .conflicts import (
     lists_value,
     parse_value,
 )
-from .findings import Finding, FindingCode
-from .tokens import value_token
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.tokens import value_token
 
 
 def fact_value(fact: Fact) -> Value | None:

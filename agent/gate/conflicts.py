@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from quotebound.agent.contracts import ConflictValue, EvidenceBundle, Locator
-
-from .tokens import Token, extract_tokens, value_token
+from quotebound.agent.core.contracts import ConflictValue, EvidenceBundle, Locator
+from quotebound.agent.gate.tokens import Token, extract_tokens, value_token
 
 STRING_EPSILON = 2  # edits tolerated before two names count as different ("Acme Corp" vs "Acme Corp.")
 KEY_WINDOW = 5  # words allowed between a key word and a value for the value to count as stated for the key

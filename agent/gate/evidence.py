@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from quotebound.agent.contracts import EvidenceBundle, EvidenceRef, Locator, ProvenanceKind, Source
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.core.contracts import EvidenceBundle, EvidenceRef, Locator, ProvenanceKind, Source
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.agent.gate.confidence import WHITESPACE_MATCH
 from quotebound.tools.context import ToolContext
 from quotebound.tools.resolve_evidence import resolve_evidence
-
-from .confidence import WHITESPACE_MATCH
 
 LineSpan = tuple[int, int, int]  # page, first line, last line
 

@@ -22,14 +22,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from quotebound.agent.contracts import Draft
-from quotebound.agent.errors import ModelError
+from quotebound.agent.core.contracts import Draft
+from quotebound.agent.core.errors import ModelError
+from quotebound.agent.gate.conflicts import FlaggedLines
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.tokens import mask
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import is_instructional
-
-from .conflicts import FlaggedLines
-from .findings import Finding, FindingCode
-from .tokens import mask
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _MIN_LETTERS: Final = 3

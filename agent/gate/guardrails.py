@@ -32,12 +32,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
-from quotebound.agent.offline import default_cache_dir, prepare_tiktoken_cache
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.core.offline import default_cache_dir, prepare_tiktoken_cache
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.validate import validate_draft
 from quotebound.tools.context import ToolContext
-
-from .findings import Finding, FindingCode
-from .validate import validate_draft
 
 prepare_tiktoken_cache(default_cache_dir())
 with warnings.catch_warnings():

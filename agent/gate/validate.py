@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
-from quotebound.tools.context import ToolContext
-from quotebound.tools.injection import FLAG_PREFIX
-
-from .alignment import check_calc, check_span_alignment, cited_ids
-from .checks import (
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.gate.alignment import check_calc, check_span_alignment, cited_ids
+from quotebound.agent.gate.checks import (
     Checked,
     check_citations,
     check_clarify,
@@ -18,12 +15,14 @@ from .checks import (
     check_schema,
     check_support_present,
 )
-from .confidence import answer_confidence, citation_confidence, fact_confidence
-from .conflict_checks import check_conflicts_in_bundles, check_conflicts_reported
-from .conflicts import flagged_lines
-from .evidence import QuoteVerifier, Verification
-from .findings import Finding, FindingCode, GateReport
-from .grounding import check_grounding
+from quotebound.agent.gate.confidence import answer_confidence, citation_confidence, fact_confidence
+from quotebound.agent.gate.conflict_checks import check_conflicts_in_bundles, check_conflicts_reported
+from quotebound.agent.gate.conflicts import flagged_lines
+from quotebound.agent.gate.evidence import QuoteVerifier, Verification
+from quotebound.agent.gate.findings import Finding, FindingCode, GateReport
+from quotebound.agent.gate.grounding import check_grounding
+from quotebound.tools.context import ToolContext
+from quotebound.tools.injection import FLAG_PREFIX
 
 
 def verify_quotes(draft: Draft, verifier: QuoteVerifier) -> Checked:

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from quotebound.agent.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.tools.registry import ToolRegistry
 
 

@@ -18,14 +18,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.runnables import Runnable
 from pydantic import SecretStr
 
-from quotebound.agent.contracts import Draft
-from quotebound.agent.errors import CallerError, ErrorCode, ModelError, OperatorError
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.contracts import Draft
+from quotebound.agent.core.errors import CallerError, ErrorCode, ModelError, OperatorError
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.models.base import DraftInput
+from quotebound.agent.models.chat_io import describe_error, openai_messages, parse_draft, task_messages
 from quotebound.prompts import load_prompt
 from quotebound.tools.registry import ToolRegistry
-
-from .base import DraftInput
-from .chat_io import describe_error, openai_messages, parse_draft, task_messages
 
 REQUEST_TIMEOUT_S = 60.0  # a hung server must end in an exception, which the graph turns into an abstention
 HTTP_RETRIES = 1  # transport-level retries (connection resets, 5xx); output retries are `max_retries`

@@ -15,10 +15,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, convert_to_openai_messages
 from pydantic import ValidationError
 
-from quotebound.agent.contracts import Draft, EvidenceBundle
+from quotebound.agent.core.contracts import Draft, EvidenceBundle
+from quotebound.agent.models.base import DraftInput
 from quotebound.prompts import load_prompt
-
-from .base import DraftInput
 
 _BACKTICKS = re.compile(r"`+")
 _WHOLE_FENCE = re.compile(r"^```[A-Za-z]*[ \t]*\n(?P<body>.*)\n[ \t]*```$", re.S)

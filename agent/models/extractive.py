@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from quotebound import __version__
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AnswerLevels,
     AnswerObject,
     CalcDerivation,
@@ -28,13 +27,30 @@ from quotebound.agent.contracts import (
     Gap,
     Support,
 )
-from quotebound.tools.registry import ToolRegistry
-
-from .base import DraftInput
-from .extractive_calc import CalcPlan, ToolBudget, calc, convert, currency, operand, plan_two_operands
-from .extractive_lines import Index, Line, LinePool, Scored, Thresholds, build_index, choose, identifiers, rank
-from .extractive_repair import repair_facts
-from .extractive_text import (
+from quotebound.agent.core.version import __version__
+from quotebound.agent.models.base import DraftInput
+from quotebound.agent.models.extractive_calc import (
+    CalcPlan,
+    ToolBudget,
+    calc,
+    convert,
+    currency,
+    operand,
+    plan_two_operands,
+)
+from quotebound.agent.models.extractive_lines import (
+    Index,
+    Line,
+    LinePool,
+    Scored,
+    Thresholds,
+    build_index,
+    choose,
+    identifiers,
+    rank,
+)
+from quotebound.agent.models.extractive_repair import repair_facts
+from quotebound.agent.models.extractive_text import (
     Question,
     Value,
     analyze,
@@ -46,6 +62,7 @@ from .extractive_text import (
     tokens,
     value_differs,
 )
+from quotebound.tools.registry import ToolRegistry
 
 _DIGIT = re.compile(r"\d")
 _CONFLICT_NOTE = "The quoted values differ beyond the tolerance; the answer lists every value and defers."

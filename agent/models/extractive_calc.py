@@ -11,10 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from quotebound.agent.models.extractive_lines import LinePool, Scored, Thresholds, build_index, rank
+from quotebound.agent.models.extractive_text import NUMERIC_KINDS, Question, Value, analyze, normalize
 from quotebound.tools.registry import ToolRegistry
-
-from .extractive_lines import LinePool, Scored, Thresholds, build_index, rank
-from .extractive_text import NUMERIC_KINDS, Question, Value, analyze, normalize
 
 
 @dataclass

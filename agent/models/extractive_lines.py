@@ -14,9 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from quotebound.agent.contracts import EvidenceBundle, Locator
-
-from .extractive_text import (
+from quotebound.agent.core.contracts import EvidenceBundle, Locator
+from quotebound.agent.models.extractive_text import (
     STOPWORDS,
     Question,
     Value,

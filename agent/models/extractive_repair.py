@@ -12,12 +12,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from quotebound.agent.contracts import Draft, Fact, Locator, Support
+from quotebound.agent.core.contracts import Draft, Fact, Locator, Support
+from quotebound.agent.models.extractive_calc import ToolBudget, calc
+from quotebound.agent.models.extractive_lines import LinePool, looks_instructional
+from quotebound.agent.models.extractive_text import Question, clean, extract_values, pick_value
 from quotebound.tools.calc import numbers_in, recompute
-
-from .extractive_calc import ToolBudget, calc
-from .extractive_lines import LinePool, looks_instructional
-from .extractive_text import Question, clean, extract_values, pick_value
 
 _LOCATOR = re.compile(r"p\.\d+ L\d+(?:-L\d+)?")
 _DROP = re.compile(

@@ -6,21 +6,20 @@
 
 from __future__ import annotations
 
-from quotebound.agent.errors import CallerError, ErrorCode
-from quotebound.agent.settings import Settings
-
-from .base import DraftingModel
+from quotebound.agent.core.errors import CallerError, ErrorCode
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.models.base import DraftingModel
 
 
 def make_model(spec: DraftingModel | str, settings: Settings) -> DraftingModel:
     if not isinstance(spec, str):
         return spec
     if spec == "extractive":
-        from .extractive import ExtractiveModel
+        from quotebound.agent.models.extractive import ExtractiveModel
 
         return ExtractiveModel()
     if spec.startswith(("chat:", "openai:")):
-        from .chat import ChatModel
+        from quotebound.agent.models.chat import ChatModel
 
         return ChatModel.from_spec(spec, settings)
     raise CallerError(

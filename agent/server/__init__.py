@@ -6,7 +6,7 @@ app = create_app(agent, api_keys=ApiKeys.from_settings(agent.settings))
 
 from __future__ import annotations
 
-from .app import create_app
-from .auth import ApiKeys, Principal
+from quotebound.agent.server.app import create_app
+from quotebound.agent.server.auth import ApiKeys, Principal
 
 __all__ = ["ApiKeys", "Principal", "create_app"]

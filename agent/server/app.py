@@ -14,15 +14,14 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from starlette.staticfiles import StaticFiles
 
-from quotebound import __version__
-
-from . import routes_ask, routes_read
-from .auth import ApiKeys
-from .deps import Service
-from .errors import GuardMiddleware, install_error_handlers
+from quotebound.agent.core.version import __version__
+from quotebound.agent.server import routes_ask, routes_read
+from quotebound.agent.server.auth import ApiKeys
+from quotebound.agent.server.deps import Service
+from quotebound.agent.server.errors import GuardMiddleware, install_error_handlers
 
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
 STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_HEADERS = {

@@ -13,7 +13,7 @@ import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from quotebound.agent.settings import ApiKey, Settings
+from quotebound.agent.core.settings import ApiKey, Settings
 
 ANONYMOUS_NAMESPACE = "anon"
 

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPBearer
 
+from quotebound.agent.server.auth import ANONYMOUS, ApiKeys, Principal
+from quotebound.agent.server.errors import ApiError
 from quotebound.tools.policy import Caller
 
-from .auth import ANONYMOUS, ApiKeys, Principal
-from .errors import ApiError
-
 if TYPE_CHECKING:
-    from quotebound.agent.agent import Agent
+    from quotebound.agent.facade.agent import Agent
 
 
 @dataclass

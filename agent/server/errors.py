@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from quotebound.agent.errors import CallerError, OperatorError
+from quotebound.agent.core.errors import CallerError, OperatorError
 
 log = logging.getLogger("quotebound.agent.server")
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     CONTEXT_KEY_MAX,
     CONTEXT_KEY_PATTERN,
     CONTEXT_VALUE_MAX,
@@ -16,7 +16,7 @@ from quotebound.agent.contracts import (
     ProvenanceKind,
     Question,
 )
-from quotebound.agent.receipt import Receipt
+from quotebound.agent.core.receipt import Receipt
 
 # A caller's session_id: the agent's pattern, shorter, because the service prefixes it with the caller's namespace.
 SESSION_ID_MAX = 100

@@ -17,12 +17,11 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from quotebound.agent.contracts import Envelope
-
-from .auth import Principal
-from .deps import PrincipalDep, Service, ServiceDep
-from .errors import ErrorBody, log
-from .models import AskBody
+from quotebound.agent.core.contracts import Envelope
+from quotebound.agent.server.auth import Principal
+from quotebound.agent.server.deps import PrincipalDep, Service, ServiceDep
+from quotebound.agent.server.errors import ErrorBody, log
+from quotebound.agent.server.models import AskBody
 
 router = APIRouter()
 

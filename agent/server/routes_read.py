@@ -15,18 +15,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter
 from fastapi import Path as PathParam
 
-from quotebound import __version__
-from quotebound.agent.contracts import EvidenceRef
-from quotebound.agent.errors import QuoteboundError
-from quotebound.agent.receipt import Receipt
-from quotebound.agent.receipt_view import redact_receipt
-from quotebound.agent.trace import RunTrace
+from quotebound.agent.audit.receipt_view import redact_receipt
+from quotebound.agent.core.contracts import EvidenceRef
+from quotebound.agent.core.errors import QuoteboundError
+from quotebound.agent.core.receipt import Receipt
+from quotebound.agent.core.version import __version__
+from quotebound.agent.runs.trace import RunTrace
+from quotebound.agent.server.auth import Principal
+from quotebound.agent.server.deps import PrincipalDep, Service, ServiceDep
+from quotebound.agent.server.errors import NOT_FOUND_EVIDENCE, ApiError, ErrorBody
+from quotebound.agent.server.models import AuditRecord, EvidencePolicy, EvidenceView, Health
 from quotebound.tools.resolve_evidence import resolve_evidence
-
-from .auth import Principal
-from .deps import PrincipalDep, Service, ServiceDep
-from .errors import NOT_FOUND_EVIDENCE, ApiError, ErrorBody
-from .models import AuditRecord, EvidencePolicy, EvidenceView, Health
 
 router = APIRouter()
 

@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from quotebound.evals.bipia import Triple
 from quotebound.evals.bipia_run import Result
 from quotebound.evals.bipia_run import summarize as bipia_summary
+from quotebound.evals.datasets.outcome import Outcome, unsupported
+from quotebound.evals.datasets.text import contains
+from quotebound.evals.datasets.verdict import Verdict, share, tally
 from quotebound.evals.golden import GoldenCase, GoldenSet
 from quotebound.evals.leaks import markers, reached
-
-from .outcome import Outcome, unsupported
-from .text import contains
-from .verdict import Verdict, share, tally
 
 
 def is_unknown(triple: Triple) -> bool:

@@ -18,7 +18,7 @@ from typing import Literal
 
 import yaml
 
-from quotebound.agent.contracts import ProvenanceKind
+from quotebound.agent.core.contracts import ProvenanceKind
 from quotebound.evals.bipia_run import RETRIEVAL, settings_for
 from quotebound.tools.chunking import chunk_pages
 from quotebound.tools.ingest import Ingestor

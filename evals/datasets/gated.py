@@ -14,14 +14,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
-from quotebound.agent.settings import Settings
 from quotebound.evals.bipia import ScopedPolicy
 from quotebound.evals.bipia_run import settings_for
+from quotebound.evals.datasets.outcome import Outcome, envelope_outcome
 from quotebound.evals.golden import GoldenCase
-
-from .outcome import Outcome, envelope_outcome
 
 OutcomeProgress = Callable[[int, int, Outcome], None]
 

@@ -27,9 +27,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from quotebound.evals.datasets.text import figures
 from quotebound.evals.leaks import visible_strings
-
-from .text import figures
 
 Status = str  # "answer" | "abstain" | "clarify" | "error"
 UNIT_CONSTANTS: Final = frozenset({"1", "7", "12", "24", "52", "60", "100", "365", "1000"})  # calc may use these

@@ -34,12 +34,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from quotebound.evals.datasets.corpus import Unit
+from quotebound.evals.datasets.outcome import Outcome, unsupported
+from quotebound.evals.datasets.text import contains, figures, numbers, sentence_lines, tokens
+from quotebound.evals.datasets.verdict import Verdict, share, tally
 from quotebound.evals.golden import GoldenCase, GoldenSet
-
-from .corpus import Unit
-from .outcome import Outcome, unsupported
-from .text import contains, figures, numbers, sentence_lines, tokens
-from .verdict import Verdict, share, tally
 
 FILE: Final = "ramdocs_test.jsonl"
 ATTRIBUTION: Final = "RAMDocs (github.com/HanNight/RAMDocs), Wang et al. 2025"

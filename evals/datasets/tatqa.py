@@ -40,12 +40,19 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Final
 
+from quotebound.evals.datasets.corpus import Unit
+from quotebound.evals.datasets.outcome import Outcome, unsupported, verbatim
+from quotebound.evals.datasets.text import (
+    canonical,
+    contains,
+    figures,
+    numbers,
+    sentence_lines,
+    strip_references,
+    tokens,
+)
+from quotebound.evals.datasets.verdict import Verdict, share, tally
 from quotebound.evals.golden import GoldenCase, GoldenSet
-
-from .corpus import Unit
-from .outcome import Outcome, unsupported, verbatim
-from .text import canonical, contains, figures, numbers, sentence_lines, strip_references, tokens
-from .verdict import Verdict, share, tally
 
 FILE: Final = "tatqa_dev.json"
 ATTRIBUTION: Final = "TAT-QA (github.com/NExTplusplus/TAT-QA), Zhu et al. 2021"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
@@ -22,8 +21,9 @@ from quotebound.agent.contracts import (
     Fact,
     Support,
 )
-from quotebound.agent.models.scripted import answer_message, scripted_model
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
+from quotebound.testing import answer_message, scripted_model
 from quotebound.tools.store import Store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"

@@ -19,11 +19,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import AbstainEnvelope, AnswerEnvelope, ClarifyEnvelope, ErrorEnvelope
-from quotebound.agent.errors import CallerError
-from quotebound.agent.events import EnvelopeEvent, NodeEvent, ProgressEvent, StreamEvent
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope, ClarifyEnvelope, ErrorEnvelope
+from quotebound.agent.core.errors import CallerError
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
+from quotebound.agent.runs.events import EnvelopeEvent, NodeEvent, ProgressEvent, StreamEvent
 from quotebound.graphs import RunContext, RunState, build_graph
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.cli import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, main
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.ledger_sqlite import SqliteLedger
+from quotebound.agent.audit.sqlite import SqliteLedger
+from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, main
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 
 RULES = "# House rules\n\nQuiet hours start at 22:00.\nGuests may park for 72 hours.\n"
 STAFF = "# Staff guests\n\nStaff guests may park in lot B for 24 hours.\nStaff permits come from the desk.\n"
@@ -107,7 +107,7 @@ def test_verify_through_the_cli_for_each_kind(
 def test_the_entry_point_runs_in_a_subprocess(setup: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     store, policy = setup
     ask(store, policy, capsys, QUESTION)
-    command = [sys.executable, "-m", "quotebound.agent.cli", "audit", "verify", "--store", str(store)]
+    command = [sys.executable, "-m", "quotebound.agent.cli.main", "audit", "verify", "--store", str(store)]
     intact = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert intact.returncode == 0 and intact.stdout.startswith("1 receipts, chain intact"), intact
     tamper(store, "UPDATE audit_receipts SET created_at = '2020-01-01T00:00:00+00:00'")

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.cli import EXIT_FAILED, EXIT_OK, main
-from quotebound.agent.contracts import AnswerEnvelope
-from quotebound.agent.settings import Settings
+from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, main
+from quotebound.agent.core.contracts import AnswerEnvelope
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 

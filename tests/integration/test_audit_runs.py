@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from quotebound import __version__
-from quotebound.agent.agent import Agent
 from quotebound.agent.audit import canonical_json, ledger_path, sha256_text
-from quotebound.agent.contracts import (
+from quotebound.agent.audit.sqlite import SqliteLedger
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
@@ -30,10 +29,11 @@ from quotebound.agent.contracts import (
     Source,
     Support,
 )
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.ledger_sqlite import SqliteLedger
-from quotebound.agent.receipt import Receipt
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.receipt import Receipt
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.core.version import __version__
+from quotebound.agent.facade.agent import Agent
 from quotebound.prompts import prompt_versions
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.policy import Caller, DefaultPolicy, Obligation, TopicDecision
@@ -225,7 +225,7 @@ def test_a_precheck_denial_is_recorded_with_its_topic(agent: Agent) -> None:
 
 
 def test_refused_tool_calls_arguments_and_gate_findings_are_recorded(store_dir: Path) -> None:
-    from quotebound.agent.models.scripted import answer_message, call_message, scripted_model
+    from quotebound.testing import answer_message, call_message, scripted_model
 
     invented = Draft(
         levels=AnswerLevels(level1="Guests may park for 96 hours.", level2="See rules.md.", level3="rules.md"),
@@ -267,7 +267,7 @@ def test_an_error_end_writes_one_receipt_and_says_nothing_of_the_cause(
     store_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     with open_agent(store_dir, checkpointer=BrokenSaver()) as agent:
-        caplog.set_level(logging.ERROR, logger="quotebound.agent.agent")
+        caplog.set_level(logging.ERROR, logger="quotebound.agent.facade.agent")
         envelope, receipt = ask_one(agent, ANSWERED, role="steward")
     assert isinstance(envelope, ErrorEnvelope) and envelope.code is ErrorCode.INTERNAL_ERROR
     assert not envelope.retryable and receipt.error_code is ErrorCode.INTERNAL_ERROR

@@ -19,12 +19,14 @@ import openai
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 
-from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, EvidenceBundle, Fact, Support
-from quotebound.agent.errors import CallerError, OperatorError
+from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, EvidenceBundle, Fact, Support
+from quotebound.agent.core.errors import CallerError, OperatorError
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel, DraftInput
 from quotebound.agent.models.chat import ChatModel, ModelOutputError
 from quotebound.agent.models.chat_io import parse_draft, task_messages
-from quotebound.agent.models.scripted import (
+from quotebound.prompts import load_prompt, prompt_versions
+from quotebound.testing import (
     answer_message,
     bad_args_message,
     call_message,
@@ -32,8 +34,6 @@ from quotebound.agent.models.scripted import (
     tool_call,
     tool_calls_message,
 )
-from quotebound.agent.settings import Settings
-from quotebound.prompts import load_prompt, prompt_versions
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.cli import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, EXIT_USAGE, main
+from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, EXIT_USAGE, main
 
 DOC = "# Rules\n\nQuiet hours start at 22:00.\nGuests may park for 72 hours.\n"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.cli import main
-from quotebound.agent.settings import Settings
+from quotebound.agent.cli.main import main
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.evals.golden import GoldenSet, load_golden_set
 from quotebound.evals.harness import evaluate
 from quotebound.evals.report import load_report
@@ -198,8 +198,8 @@ def test_golden_file_without_a_store_is_a_collection_error(pytester: pytest.Pyte
 def test_shipped_restricted_cases_leak_nothing_with_a_model_that_fabricates_secrets(store_dir: Path) -> None:
     """A hostile model answers every restricted question with the gate codes, quoting the restricted sheet at a
     real locator. The gate must block each draft: the report shows no leak and every citation resolving."""
-    from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, Fact, Support
-    from quotebound.agent.models.scripted import answer_message, reactive_model
+    from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, Fact, Support
+    from quotebound.testing import answer_message, reactive_model
 
     quote = "Vehicle gate, Cedar Hollow Lane entrance: 4417#"
     forged = Draft(

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.contracts import Draft, EvidenceBundle, Support
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, Support
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel, DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
 from quotebound.agent.models.factory import make_model
-from quotebound.agent.settings import Settings
 from quotebound.tools.calc import recompute
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus

@@ -21,12 +21,20 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import AbstainEnvelope, AnswerEnvelope, AnswerLevels, AnswerObject, Draft, Fact, Support
+from quotebound.agent.core.contracts import (
+    AbstainEnvelope,
+    AnswerEnvelope,
+    AnswerLevels,
+    AnswerObject,
+    Draft,
+    Fact,
+    Support,
+)
+from quotebound.agent.core.settings import AttemptLimits, Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel, DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.agent.models.scripted import FaultyModel, answer_message, call_message, scripted_model
-from quotebound.agent.settings import AttemptLimits, Settings
+from quotebound.testing import FaultyModel, answer_message, call_message, scripted_model
 from quotebound.tools.registry import ToolRegistry
 from quotebound.tools.store import Store
 
@@ -362,7 +370,7 @@ def test_unexpected_tool_exception_is_a_typed_result_without_its_text(
 
 
 def test_store_fault_inside_a_tool_is_recorded_then_raised(registry: ToolRegistry) -> None:
-    from quotebound.agent.errors import OperatorError
+    from quotebound.agent.core.errors import OperatorError
 
     registry.ctx.corpus.store.db.execute("UPDATE source_locator_index SET page_lines = '{{'")
     with pytest.raises(OperatorError):

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, EvidenceBundle, Fact, Support
+from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, EvidenceBundle, Fact, Support
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.gate import FindingCode, validate_draft
-from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.cli import main as cli_main
-from quotebound.agent.settings import Settings
+from quotebound.agent.cli.main import main as cli_main
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
@@ -21,7 +20,8 @@ from quotebound.agent.contracts import (
     Fact,
     Support,
 )
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 BUDGET_QUOTE = "Monthly regular assessment per Unit: $325.00."
@@ -110,7 +110,7 @@ def _draft(level1: str, quote: str, locator: str, source: str = "budget-2025.md"
 
 
 def _scripted(*drafts: Draft | str) -> Any:
-    from quotebound.agent.models.scripted import answer_message, scripted_model
+    from quotebound.testing import answer_message, scripted_model
 
     return scripted_model([answer_message(d) if isinstance(d, Draft) else d for d in drafts])
 
@@ -274,7 +274,7 @@ def test_a_model_reporting_no_evidence_abstains_for_that_reason(agent: Agent, qu
 
 
 def test_resume_without_a_pause_is_a_bad_request(agent: Agent) -> None:
-    from quotebound.agent.errors import CallerError
+    from quotebound.agent.core.errors import CallerError
 
     with pytest.raises(CallerError):
         agent.resume(session(), {"unit": "4B"})
@@ -322,7 +322,7 @@ def test_answer_obeying_an_injected_instruction_is_blocked(store_dir: Path) -> N
 
 
 def test_disallowed_tool_and_bad_arguments_are_refused_and_recorded(store_dir: Path) -> None:
-    from quotebound.agent.models.scripted import bad_args_message, call_message
+    from quotebound.testing import bad_args_message, call_message
 
     good = _draft("The monthly assessment is $325.00.", BUDGET_QUOTE, BUDGET_LOCATOR)
     model = _scripted(
@@ -341,7 +341,7 @@ def test_disallowed_tool_and_bad_arguments_are_refused_and_recorded(store_dir: P
 
 
 def test_tool_call_loop_past_the_limit_ends_in_a_terminal(store_dir: Path) -> None:
-    from quotebound.agent.models.scripted import call_message
+    from quotebound.testing import call_message
 
     loop = [call_message("calc", expr="1+1") for _ in range(40)]
     with open_agent(store_dir, _scripted(*loop)) as agent:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.contracts import Locator
+from quotebound.agent.core.contracts import Locator
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport
@@ -156,7 +156,7 @@ def test_missing_path_is_reported(tmp_path: Path, ingest: Ingest) -> None:
 def test_failed_vector_write_rolls_back_the_file(
     make_files, ingest: Ingest, corpus: Corpus, store, monkeypatch
 ) -> None:
-    from quotebound.agent.errors import ErrorCode, OperatorError
+    from quotebound.agent.core.errors import ErrorCode, OperatorError
 
     root = make_files({"a.md": MD})
 

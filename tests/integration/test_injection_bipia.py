@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.models.hostile import OBEYING, obeying_model
 from quotebound.evals.bipia import (
     POSITIONS,
     Attack,
@@ -33,6 +32,7 @@ from quotebound.evals.bipia import (
     sentence_starts,
 )
 from quotebound.evals.bipia_run import Result, ask_clean, build_store, run_triples, summarize
+from quotebound.testing import OBEYING, obeying_model
 
 DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 SAMPLE = 300

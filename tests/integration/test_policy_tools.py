@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.cli import EXIT_OK, EXIT_OPERATOR, main
-from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, Fact, Support
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.cli.main import EXIT_OK, EXIT_OPERATOR, main
+from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, Fact, Support
+from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.gate import FindingCode, validate_draft
-from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import Ingestor, IngestReport

@@ -44,7 +44,7 @@ def test_readme_embed_example_runs_as_written(ingested: Path, tmp_path: Path) ->
     assert re.search(r"^answer audit://quotebound/\S+$", out, re.MULTILINE), out
     # both turns left their receipts in the store the example opened
     from quotebound.agent.audit import open_ledger
-    from quotebound.agent.settings import Settings
+    from quotebound.agent.core.settings import Settings
 
     with open_ledger(Settings(store=tmp_path / ".quotebound"), create=False) as ledger:
         report = ledger.verify()

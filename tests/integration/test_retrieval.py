@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.contracts import RetrievalHit
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.contracts import RetrievalHit
+from quotebound.agent.core.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus, fts_query
 from quotebound.tools.ingest import Ingestor, IngestReport

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from quotebound.agent.contracts import EvidenceBundle
+from quotebound.agent.core.contracts import EvidenceBundle
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport

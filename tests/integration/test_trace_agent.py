@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
 from quotebound.agent.audit import ledger_path
-from quotebound.agent.contracts import (
+from quotebound.agent.audit.sqlite import SqliteLedger
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
@@ -28,12 +28,12 @@ from quotebound.agent.contracts import (
     Fact,
     Support,
 )
-from quotebound.agent.errors import CallerError, ErrorCode, OperatorError
-from quotebound.agent.events import EnvelopeEvent
-from quotebound.agent.ledger_sqlite import SqliteLedger
+from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.agent.models.scripted import FaultyModel, answer_message, scripted_model
-from quotebound.agent.settings import Settings
+from quotebound.agent.runs.events import EnvelopeEvent
+from quotebound.testing import FaultyModel, answer_message, scripted_model
 
 LEASE = "What is the minimum lease term for renting out a unit?"
 SQFT = "What's the square footage of my unit?"
@@ -230,7 +230,7 @@ def test_replay_from_draft_reruns_in_a_new_thread_with_its_own_receipt(store_dir
 
 
 def agent_steps(store_dir: Path, run_id: str) -> list[Any]:
-    from quotebound.agent.trace_store import TraceStore
+    from quotebound.agent.runs.trace_store import TraceStore
 
     with TraceStore.for_store(store_dir) as traces:
         trace = traces.get(run_id)

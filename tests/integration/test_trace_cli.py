@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.cli import main
-from quotebound.agent.settings import Settings
+from quotebound.agent.cli.main import main
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 
@@ -208,8 +208,8 @@ def test_trace_of_a_failed_run_shows_the_error_and_its_step_summary(
     store_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from quotebound.agent.audit import ledger_path
-    from quotebound.agent.errors import ErrorCode, OperatorError
-    from quotebound.agent.ledger_sqlite import SqliteLedger
+    from quotebound.agent.audit.sqlite import SqliteLedger
+    from quotebound.agent.core.errors import ErrorCode, OperatorError
 
     class DownLedger(SqliteLedger):
         def append(self, audit_ref: str, run_id: str, body: Any) -> Any:
@@ -234,7 +234,15 @@ def test_a_reader_that_goes_away_is_no_error(store_dir: Path) -> None:
     import sys
 
     envelope = asked(store_dir)
-    command = [sys.executable, "-m", "quotebound.agent.cli", "trace", envelope.meta.run_id, "--store", str(store_dir)]
+    command = [
+        sys.executable,
+        "-m",
+        "quotebound.agent.cli.main",
+        "trace",
+        envelope.meta.run_id,
+        "--store",
+        str(store_dir),
+    ]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()  # the reader is gone before the command prints a byte (it takes a second to start)

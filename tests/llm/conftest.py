@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.agent.models.local_llm import INSTALL_HINT, llama_server, smollm2_gguf_path
 
 LOG_DIR = Path(__file__).resolve().parents[2] / ".ci" / "logs"

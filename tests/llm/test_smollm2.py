@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.agent import Agent
-from quotebound.agent.contracts import AbstainEnvelope, AnswerEnvelope
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.quote_fetch import quote_fetch
 from quotebound.tools.registry import ALL_TOOLS

@@ -15,9 +15,9 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.core.settings import ApiKey, Settings
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import create_app
-from quotebound.agent.settings import ApiKey, Settings
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from quotebound.agent.agent import Agent
 from quotebound.agent.audit import ledger_path
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.ledger_sqlite import SqliteLedger
+from quotebound.agent.audit.sqlite import SqliteLedger
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import ApiKeys, create_app
 
 from .conftest import MEMBER, STEWARD, server_settings

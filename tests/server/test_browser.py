@@ -31,7 +31,7 @@ import pytest
 import uvicorn
 import yaml
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import create_app
 
 from .conftest import EXAMPLES, ROOT, STEWARD_KEY

@@ -15,7 +15,7 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import create_app
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store

@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from quotebound.agent.errors import OperatorError
+from quotebound.agent.core.errors import OperatorError
+from quotebound.agent.core.settings import ApiKey, Settings, load_api_keys
 from quotebound.agent.server import ApiKeys
 from quotebound.agent.server.auth import fingerprint
-from quotebound.agent.settings import ApiKey, Settings, load_api_keys
 
 from .conftest import POLICY, STEWARD_KEY
 
@@ -115,7 +115,7 @@ def test_serve_refuses_a_bad_keys_file(store_dir: Path, tmp_path: Path) -> None:
 
 def test_the_cli_help_does_not_import_the_server() -> None:
     code = (
-        "import sys; from quotebound.agent.cli import build_parser; build_parser(); "
+        "import sys; from quotebound.agent.cli.main import build_parser; build_parser(); "
         "print(any(m.split('.')[0] in ('fastapi', 'uvicorn', 'sse_starlette') for m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

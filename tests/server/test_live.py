@@ -6,7 +6,7 @@ import time
 
 import httpx
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.facade.agent import Agent
 
 
 def test_a_client_that_leaves_mid_stream_does_not_lose_the_runs_receipt(live_server: tuple[str, Agent]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from quotebound.agent.agent import Agent
+from quotebound.agent.facade.agent import Agent
 
 from .conftest import MEMBER, STEWARD
 from .helpers import sse_events

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from quotebound.agent.audit import GENESIS, LedgerBackend, chain_hash, sha256_text
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.ledger_sqlite import SqliteLedger
+from quotebound.agent.audit.sqlite import SqliteLedger
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 
 PG_ENV = "QUOTEBOUND_TEST_POSTGRES_DSN"
 PG_DSN = os.environ.get(PG_ENV)
@@ -61,7 +61,7 @@ def _postgres() -> Iterator[Backend]:
     import psycopg
     from psycopg.conninfo import make_conninfo
 
-    from quotebound.agent.ledger_postgres import PostgresLedger
+    from quotebound.agent.audit.postgres import PostgresLedger
 
     assert PG_DSN is not None
     schema = f"qb_test_{uuid.uuid4().hex[:12]}"  # one schema per test: tests never see each other's receipts
@@ -321,7 +321,7 @@ def test_an_append_blocked_by_another_writer_fails_then_recovers(tmp_path: Path)
 def test_postgres_without_psycopg_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from quotebound.agent.ledger_postgres import PostgresLedger
+    from quotebound.agent.audit.postgres import PostgresLedger
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg -> ImportError
     with pytest.raises(OperatorError) as raised:
@@ -331,7 +331,7 @@ def test_postgres_without_psycopg_is_a_configuration_error(monkeypatch: pytest.M
 
 def test_an_unreachable_postgres_fails_without_echoing_the_dsn(tmp_path: Path) -> None:
     pytest.importorskip("psycopg")
-    from quotebound.agent.ledger_postgres import PostgresLedger
+    from quotebound.agent.audit.postgres import PostgresLedger
 
     dsn = f"postgresql://auditor:s3cret-pw@/audit?host={tmp_path / 'no-socket-here'}&connect_timeout=2"
     with pytest.raises(OperatorError) as raised:

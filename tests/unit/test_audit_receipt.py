@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from quotebound import __version__
 from quotebound.agent.audit import sha256_text
-from quotebound.agent.contracts import ErrorEnvelope, PolicyDecision
-from quotebound.agent.errors import ErrorCode, ModelError, OperatorError
-from quotebound.agent.ledger_verify import ChainReport
-from quotebound.agent.receipt import (
+from quotebound.agent.audit.receipt_view import WITHHELD, redact_receipt
+from quotebound.agent.audit.verify import ChainReport
+from quotebound.agent.core.contracts import ErrorEnvelope, PolicyDecision
+from quotebound.agent.core.errors import ErrorCode, ModelError, OperatorError
+from quotebound.agent.core.receipt import (
     Receipt,
     ReceiptBundle,
     ReceiptCaller,
@@ -26,8 +26,8 @@ from quotebound.agent.receipt import (
     ReceiptPrecheck,
     ReceiptQuery,
 )
-from quotebound.agent.receipt_view import WITHHELD, redact_receipt
-from quotebound.agent.run_errors import error_code, error_envelope
+from quotebound.agent.core.run_errors import error_code, error_envelope
+from quotebound.agent.core.version import __version__
 from quotebound.prompts import prompt_versions
 
 QUESTION = "What does the HR file say about guest parking for Jane Roe?"
@@ -184,9 +184,9 @@ def test_prompt_versions_are_the_sha256_of_each_prompt_file() -> None:
 
 
 def test_model_versions() -> None:
+    from quotebound.agent.core.settings import Settings
     from quotebound.agent.models.extractive import ExtractiveModel
-    from quotebound.agent.models.scripted import scripted_model
-    from quotebound.agent.settings import Settings
+    from quotebound.testing import scripted_model
 
     assert ExtractiveModel().model_version == __version__
     assert scripted_model([], model_id="scripted-1").model_version == "scripted-1"

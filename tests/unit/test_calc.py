@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quotebound.agent.contracts import CalcResult
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.core.contracts import CalcResult
+from quotebound.agent.core.errors import ErrorCode, ModelError
 from quotebound.tools.calc import calc, numbers_in, recompute
 
 

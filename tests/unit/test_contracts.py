@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerObject,
     AskRequest,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.tools import embedders
 from quotebound.tools.embedders import (
     MINILM_MODEL_SHA256,

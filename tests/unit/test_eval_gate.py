@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.errors import CallerError
+from quotebound.agent.core.errors import CallerError
 from quotebound.evals.diff import diff_reports, render_diff
 from quotebound.evals.gate import Gate, apply_gate, load_gate
 from quotebound.evals.metrics import by_tag, compute, percentile

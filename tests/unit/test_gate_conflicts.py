@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AnswerLevels,
     AnswerObject,
     CalcDerivation,

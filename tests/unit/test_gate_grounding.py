@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.contracts import AnswerLevels, AnswerObject, Draft, Fact, Gap, Support
+from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, Fact, Gap, Support
 from quotebound.agent.gate import FindingCode, GateReport, validate_draft
 from quotebound.agent.gate.grounding import Vocabulary, content_words, stem, ungrounded
 from quotebound.tools.context import ToolContext

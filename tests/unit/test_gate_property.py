@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from quotebound.agent.contracts import (
+from quotebound.agent.core.contracts import (
     AnswerLevels,
     AnswerObject,
     CalcDerivation,
@@ -37,8 +37,8 @@ from quotebound.agent.contracts import (
     PolicyDecision,
     Support,
 )
+from quotebound.agent.core.settings import Settings
 from quotebound.agent.gate import FindingCode, GateReport, validate_draft
-from quotebound.agent.settings import Settings
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import Ingestor

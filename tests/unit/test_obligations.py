@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.tools.obligations import PLACEHOLDERS, apply_obligations, check_obligation, describe
 from quotebound.tools.policy import Obligation
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quotebound.agent import offline
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.offline import (
+from quotebound.agent.core import offline
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.offline import (
     BUNDLED_ENCODINGS,
     SUPPORTED_ENCODINGS,
     TokenCounter,
@@ -48,7 +48,7 @@ socket.getaddrinfo = _blocked
 
 mode, cache_dir = sys.argv[1], Path(sys.argv[2])
 if mode == "prepared":
-    from quotebound.agent.offline import SUPPORTED_ENCODINGS, token_counter
+    from quotebound.agent.core.offline import SUPPORTED_ENCODINGS, token_counter
     counts = {name: token_counter(name, cache_dir).count("hello world") for name in SUPPORTED_ENCODINGS}
 else:  # "raw": plain tiktoken on an empty cache, the negative control
     import os
@@ -172,7 +172,7 @@ def test_a_tampered_cache_file_is_replaced(tmp_path: Path, caplog: pytest.LogCap
     prepare_tiktoken_cache(tmp_path)
     target = tmp_path / spec.cache_file_name
     target.write_bytes(target.read_bytes()[:-100] + b"dGFtcGVyZWQ= 1\n")
-    with caplog.at_level("WARNING", logger="quotebound.agent.offline"):
+    with caplog.at_level("WARNING", logger="quotebound.agent.core.offline"):
         prepare_tiktoken_cache(tmp_path)
     assert _file_sha256(target) == spec.sha256
     assert "cl100k_base" in caplog.text

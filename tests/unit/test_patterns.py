@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.errors import ErrorCode, ModelError
+from quotebound.agent.core.errors import ErrorCode, ModelError
 from quotebound.tools.patterns import MAX_LINE_CHARS, LineMatcher, compile_pattern
 
 

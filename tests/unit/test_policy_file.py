@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.contracts import Source
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.settings import Settings
+from quotebound.agent.core.contracts import Source
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.settings import Settings
 from quotebound.tools import policy_file
 from quotebound.tools.policy import Caller, DefaultPolicy, Obligation, Policy, TopicDecision
 from quotebound.tools.policy_file import FilePolicy, load_policy, phrase_regex

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.schema_export import EXPORT_COMMAND, SCHEMA_DIR, export, main, rendered_schemas
+from quotebound.agent.core.schema_export import EXPORT_COMMAND, SCHEMA_DIR, export, main, rendered_schemas
 
 EXPECTED = rendered_schemas()
 STALE_HINT = f"run `{EXPORT_COMMAND}` to regenerate agent/schemas/"

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.trace import MAX_RESULT, MAX_TEXT, RunRecorder, RunTrace, result_summary
-from quotebound.agent.trace_store import TraceStore
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.runs.trace import MAX_RESULT, MAX_TEXT, RunRecorder, RunTrace, result_summary
+from quotebound.agent.runs.trace_store import TraceStore
 from quotebound.graphs.names import Node
 
 NODES = frozenset(node.value for node in Node)

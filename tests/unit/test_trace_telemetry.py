@@ -14,10 +14,10 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from quotebound.agent.errors import ErrorCode, OperatorError
-from quotebound.agent.settings import Settings
-from quotebound.agent.telemetry import RunTelemetry, console_provider, make_telemetry
-from quotebound.agent.trace import RunRecorder, RunTrace
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.settings import Settings
+from quotebound.agent.runs.telemetry import RunTelemetry, console_provider, make_telemetry
+from quotebound.agent.runs.trace import RunRecorder, RunTrace
 from quotebound.graphs.names import Node
 
 NODES = frozenset(node.value for node in Node)

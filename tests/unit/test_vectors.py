@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.errors import ErrorCode, OperatorError
+from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.tools import vectors as vectors_module
 from quotebound.tools.embedders import HashingEmbedder
 from quotebound.tools.vectors import VectorIndex

@@ -1,0 +1,1 @@
+"""The `quotebound` command: one module per subcommand, `main` parses and dispatches."""

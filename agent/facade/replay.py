@@ -1,0 +1,120 @@
+"""`replay`: re-run a past run from the checkpoint before one of its nodes (LangGraph time travel).
+
+The checkpoint is copied into a NEW thread (the session that ran it is never touched) under a new run_id, and the
+graph continues from there with the agent's current model, policy and corpus: `quotebound replay RUN_ID --from
+draft --model chat:...` asks "what would another model have drafted from the same evidence?". The replay is a run
+like any other: it writes its own receipt and its own trace. `envelope_changes` says what differs from the
+original run's envelope: status, answer text, citations added or removed, reason code.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from quotebound.agent.core.errors import CallerError, ErrorCode
+from quotebound.agent.runs.trace import RunTrace
+
+if TYPE_CHECKING:
+    from quotebound.agent.facade.agent import Agent
+
+
+@dataclass(frozen=True)
+class ReplayOutcome:
+    original: RunTrace
+    from_node: str
+    checkpoint_id: str  # the original checkpoint the replay started from
+    run_id: str  # the replay's own run
+    session_id: str  # its new thread
+    envelope: Any
+    changes: dict[str, Any]
+
+
+def _checkpoint_before(agent: Agent, trace: RunTrace, node: str) -> Any:
+    """The first snapshot of the run whose next task is `node`: the state just before the node first ran."""
+    config = {"configurable": {"thread_id": trace.session_id}}
+    found = None
+    for snapshot in agent.graph.get_state_history(config):  # newest first
+        values = snapshot.values or {}
+        if values.get("run_id") == trace.run_id and tuple(snapshot.next) == (node,):
+            found = snapshot
+    return found
+
+
+def replay(agent: Agent, run_id: str, from_node: str | None = None) -> ReplayOutcome:
+    """Re-run `run_id` from the checkpoint before `from_node` (default: its first node) in a new thread."""
+    original = agent.trace(run_id)
+    if original is None:
+        raise CallerError(ErrorCode.BAD_REQUEST, f"no trace of run {run_id!r} in this store")
+    ran = [step.node for step in original.steps]
+    node = from_node or (ran[0] if ran else "preflight")
+    if node not in ran:
+        raise CallerError(
+            ErrorCode.BAD_REQUEST, f"run {run_id} never ran {node!r}; its nodes: {', '.join(dict.fromkeys(ran))}"
+        )
+    snapshot = _checkpoint_before(agent, original, node)
+    if snapshot is None:
+        raise CallerError(
+            ErrorCode.BAD_REQUEST,
+            f"the checkpoints of run {run_id} are gone (its session was deleted?); replay needs the one before {node}",
+        )
+    saver = agent.graph.checkpointer
+    source = saver.get_tuple(snapshot.config)
+    new_run = uuid.uuid4().hex
+    thread = f"replay-{new_run}"
+    checkpoint = dict(source.checkpoint)
+    values = dict(checkpoint.get("channel_values") or {})
+    values.update({"run_id": new_run, "started_at": time.time(), "session_id": thread})
+    checkpoint["channel_values"] = values
+    metadata = {**(source.metadata or {}), "source": "fork", "replay_of": run_id}
+    saver.put(
+        {"configurable": {"thread_id": thread, "checkpoint_ns": ""}},
+        checkpoint,
+        metadata,
+        dict(checkpoint.get("channel_versions") or {}),
+    )
+    envelope = agent._replay_run(thread, values, original)
+    after = envelope.model_dump(mode="json")
+    return ReplayOutcome(
+        original=original,
+        from_node=node,
+        checkpoint_id=str(source.config["configurable"]["checkpoint_id"]),
+        run_id=new_run,
+        session_id=thread,
+        envelope=envelope,
+        changes=envelope_changes(original.envelope, after),
+    )
+
+
+def _citations(envelope: Mapping[str, Any] | None) -> list[str]:
+    return sorted({str(c.get("ref")) for c in (envelope or {}).get("citations") or [] if isinstance(c, Mapping)})
+
+
+def _answer(envelope: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    answer = (envelope or {}).get("answer")
+    return dict(answer) if isinstance(answer, Mapping) else None
+
+
+def envelope_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> dict[str, Any]:
+    """What differs between two envelopes, field by field; `changed` is False when nothing the caller reads did."""
+    before = before or {}
+    old_cites, new_cites = _citations(before), _citations(after)
+    changes: dict[str, Any] = {
+        "status": {"before": before.get("status"), "after": after.get("status")},
+        "reason_code": {"before": before.get("reason_code"), "after": after.get("reason_code")},
+        "answer": {"before": _answer(before), "after": _answer(after)},
+        "citations": {
+            "added": [c for c in new_cites if c not in old_cites],
+            "removed": [c for c in old_cites if c not in new_cites],
+        },
+    }
+    changes["changed"] = (
+        changes["status"]["before"] != changes["status"]["after"]
+        or changes["reason_code"]["before"] != changes["reason_code"]["after"]
+        or changes["answer"]["before"] != changes["answer"]["after"]
+        or bool(changes["citations"]["added"] or changes["citations"]["removed"])
+    )
+    return changes

@@ -1,0 +1,1 @@
+"""Test doubles for the drafting model, public as `quotebound.testing` (see that module)."""
