@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install demo serve lint test test-fast eval eval-store eval-baseline bench clean
+.PHONY: install demo serve lint typecheck test test-fast eval eval-store eval-baseline bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -33,15 +33,27 @@ demo: install
 serve: install
 	$(BIN)/quotebound serve --store $(STORE) --policy examples/hoa/policy.yaml
 
-lint: install
+# The import package is the repository itself ("quotebound" = "."): the layer and type checks read it through a
+# link named quotebound.
+TYPECHECK_ROOT := .typecheck
+$(TYPECHECK_ROOT)/quotebound:
+	mkdir -p $(TYPECHECK_ROOT)
+	ln -sfn .. $@
+
+# Style, then the layer order (the import contract in pyproject.toml, docs/architecture.md).
+lint: install $(TYPECHECK_ROOT)/quotebound
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	cd $(TYPECHECK_ROOT) && ../$(BIN)/lint-imports --config ../pyproject.toml
+
+# mypy in strict mode over the whole package (pyproject.toml): 0 errors.
+typecheck: install $(TYPECHECK_ROOT)/quotebound
+	$(BIN)/mypy -p quotebound.agent -p quotebound.tools -p quotebound.graphs -p quotebound.evals -p quotebound.prompts \
+		-m quotebound -m quotebound.testing
 
 # The `llm` tests drive a real 135M model through llama.cpp: .ci/llm.sh installs it (a ~5-minute build, once per
 # venv) and --require-llm makes a missing model a failure instead of a skip.
-test: install
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+test: lint typecheck
 	bash .ci/llm.sh $(VENV) >/dev/null
 	bash .ci/chromium.sh
 	$(BIN)/python -m pytest --require-llm
@@ -73,4 +85,4 @@ bench: install
 	$(BIN)/python benchmarks/bench_server.py
 
 clean:
-	rm -rf $(VENV) $(STORE) $(EVAL_DIR) build *.egg-info
+	rm -rf $(VENV) $(STORE) $(EVAL_DIR) $(TYPECHECK_ROOT) build *.egg-info

@@ -61,7 +61,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
-from quotebound import Agent
+from quotebound import Agent, AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.testing import ScriptedChatModel, tool_call, tool_calls_message
 from quotebound.tools.ingest import Ingestor
@@ -207,7 +207,7 @@ def generated_questions(root: Path, rng: random.Random, n: int = 14) -> list[Que
 
 
 def ask_quotebound(agent: Agent, question: Question, session_id: str | None = None) -> Any:
-    return agent.ask(question.text, session_id=session_id)
+    return agent.ask(AskRequest(question=question.text, session_id=session_id))
 
 
 def record(agent: Agent, question: Question) -> tuple[Recorded, str | None]:

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from quotebound.agent.core.contracts import AskRequest
 from quotebound.agent.core.settings import RetrievalSettings, Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
@@ -98,12 +101,13 @@ def run_triples(
         for index, triple in enumerate(triples):
             started = time.perf_counter()
             session = uuid.uuid4().hex
-            envelope = agent.ask(triple.question, session_id=session, labels=[triple.source_id])
+            envelope = agent.ask(AskRequest(question=triple.question, session_id=session, labels=[triple.source_id]))
             seconds = time.perf_counter() - started
             dumped: dict[str, Any] = envelope.model_dump(mode="json")
             attack = markers(triple.attack.text, f"{triple.email.context}\n{triple.question}")
             found = reached(dumped, attack)
             draft = agent.graph.get_state({"configurable": {"thread_id": session}}).values.get("draft")
+            draft = draft.model_dump(mode="json") if isinstance(draft, BaseModel) else draft  # a typed state value
             result = Result(
                 triple=triple,
                 status=str(dumped["status"]),
@@ -135,6 +139,7 @@ def ask_clean(emails: Sequence[Email], store_dir: Path, model: DraftingModel | s
     statuses: list[str] = []
     with Agent(settings_for(store_dir), model=model, policy=ScopedPolicy()) as agent:
         for email in emails:
-            envelope = agent.ask(email.asked, session_id=uuid.uuid4().hex, labels=[clean_source_id(email)])
+            request = AskRequest(question=email.asked, session_id=uuid.uuid4().hex, labels=[clean_source_id(email)])
+            envelope = agent.ask(request)
             statuses.append(str(envelope.status))
     return statuses

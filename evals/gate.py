@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Final, Literal, Self
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -22,7 +22,7 @@ from quotebound.agent.core.errors import CallerError, ErrorCode
 from quotebound.evals.metrics import DIRECTION
 from quotebound.evals.report import EvalReport, GateCheck, GateVerdict
 
-GATE_SCHEMA = "quotebound.eval-gate/v1"
+GATE_SCHEMA: Final = "quotebound.eval-gate/v1"
 
 
 class Limit(BaseModel):

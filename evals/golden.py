@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Final, Literal, Self
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from quotebound.agent.core.contracts import EvidenceRef, ReasonCode
 from quotebound.agent.core.errors import CallerError, ErrorCode
 
-GOLDEN_SCHEMA = "quotebound.golden/v1"
+GOLDEN_SCHEMA: Final = "quotebound.golden/v1"
 Outcome = Literal["answer", "abstain", "clarify"]
 
 _Text = Annotated[str, Field(min_length=1, max_length=2000)]

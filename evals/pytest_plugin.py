@@ -16,13 +16,20 @@ whole session. Without a store, collecting a golden file is an error that says h
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from quotebound.agent.core.settings import Settings
+from quotebound.evals.golden import GoldenCase, GoldenSetError, load_golden_set
+
+if TYPE_CHECKING:
+    from quotebound.agent.facade.agent import Agent
+
 _SUFFIXES = (".golden.yaml", ".golden.yml", ".golden.jsonl")
-_AGENT_KEY = pytest.StashKey[Any]()
+_AGENT_KEY = pytest.StashKey["Agent"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,9 +59,7 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 
 class GoldenFile(pytest.File):
-    def collect(self) -> Any:
-        from quotebound.evals.golden import GoldenSetError, load_golden_set
-
+    def collect(self) -> Iterator[GoldenItem]:
         if _option(self.config, "store") is None:
             raise self.CollectError(
                 f"{self.path.name}: golden cases need a store: set `quotebound_store` in your pytest ini "
@@ -76,11 +81,12 @@ class GoldenCaseFailed(AssertionError):
 
 
 class GoldenItem(pytest.Item):
-    def __init__(self, *, case: Any, **kwargs: Any) -> None:
+    def __init__(self, *, case: GoldenCase, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
 
     def runtest(self) -> None:
+        # deferred: the plugin loads in every pytest session; scoring (the tools) only when a golden case runs
         from quotebound.evals.runner import run_case
         from quotebound.evals.scoring import score_case
 
@@ -103,10 +109,10 @@ class GoldenItem(pytest.Item):
         return self.path, 0, f"golden case {self.case.id}"
 
 
-def _agent(config: pytest.Config) -> Any:
+def _agent(config: pytest.Config) -> Agent:
     agent = config.stash.get(_AGENT_KEY, None)
     if agent is None:
-        from quotebound.agent.core.settings import Settings
+        # deferred: the plugin loads in every pytest session; langgraph only when a golden case runs
         from quotebound.agent.facade.agent import Agent
 
         store = _option(config, "store")

@@ -10,7 +10,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -18,7 +18,7 @@ from quotebound.agent.core.errors import CallerError, ErrorCode
 from quotebound.evals.metrics import Metrics
 from quotebound.evals.scoring import CaseScore
 
-REPORT_SCHEMA = "quotebound.eval-report/v1"
+REPORT_SCHEMA: Final = "quotebound.eval-report/v1"
 
 
 class GateCheck(BaseModel):

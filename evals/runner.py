@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from quotebound.agent.core.contracts import AskRequest, ResumeRequest
 from quotebound.agent.core.errors import QuoteboundError
 from quotebound.evals.golden import GoldenCase
 
@@ -56,7 +57,11 @@ def run_case(agent: Agent, case: GoldenCase) -> CaseRun:
     run = CaseRun(case=case, session_id=f"eval-{uuid.uuid4().hex}")
     started = time.perf_counter()
     try:
-        envelope = agent.ask(case.question, session_id=run.session_id, role=case.role, labels=list(case.labels))
+        # Built unchecked: the agent validates every request, so a case it refuses is a CallerError, as for any caller.
+        request = AskRequest.model_construct(
+            question=case.question, session_id=run.session_id, role=case.role, labels=list(case.labels), context={}
+        )
+        envelope = agent.ask(request)
         run.envelopes.append(_dump(envelope))
         for reply in case.replies:
             if run.status != "clarify":
@@ -64,7 +69,8 @@ def run_case(agent: Agent, case: GoldenCase) -> CaseRun:
                     f"the run ended ({run.status}) with {len(case.replies) - run.clarify_rounds} reply(ies) unused"
                 )
                 break
-            run.envelopes.append(_dump(agent.resume(run.session_id, dict(reply))))
+            resume = ResumeRequest.model_construct(session_id=run.session_id, replies=dict(reply))
+            run.envelopes.append(_dump(agent.resume(resume)))
         run.tool_calls = _tool_calls(agent, run.session_id)
         _forget(agent, run.session_id)
     except QuoteboundError as exc:
@@ -87,10 +93,11 @@ def run_cases(
         futures = {pool.submit(run_case, agent, case): index for index, case in enumerate(cases)}
         for future in as_completed(futures):
             index = futures[future]
-            results[index] = future.result()
+            finished = future.result()
+            results[index] = finished
             done += 1
             if progress is not None:
-                progress(done, len(cases), results[index])  # type: ignore[arg-type]
+                progress(done, len(cases), finished)
     return [run for run in results if run is not None]
 
 

@@ -12,16 +12,15 @@ from pathlib import Path
 from typing import Final
 
 from quotebound.agent.core.schema_export import render
+from quotebound.evals.gate import Gate
+from quotebound.evals.golden import golden_set_schema
+from quotebound.evals.report import EvalReport
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent / "schemas"
 EXPORT_COMMAND: Final = "python -m quotebound.evals.schema_export"
 
 
 def rendered_schemas() -> dict[str, str]:
-    from quotebound.evals.gate import Gate
-    from quotebound.evals.golden import golden_set_schema
-    from quotebound.evals.report import EvalReport
-
     return {
         "golden_set.v1.json": render(golden_set_schema()),
         "eval_gate.v1.json": render(Gate.model_json_schema(by_alias=True)),

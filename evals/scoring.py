@@ -23,15 +23,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from quotebound.agent.core.contracts import EvidenceBundle
 from quotebound.evals.golden import GoldenCase, Token
 from quotebound.evals.runner import CaseRun
-
-if TYPE_CHECKING:
-    from quotebound.tools.context import ToolContext
+from quotebound.tools.calc import calc
+from quotebound.tools.context import ToolContext
+from quotebound.tools.resolve_evidence import resolve_evidence
 
 _WORD: Final = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
 _NUMBER: Final = re.compile(r"\d+(?:[.,:]\d+)*")
@@ -132,9 +133,7 @@ def leaks(case: GoldenCase, envelopes: list[dict[str, Any]]) -> list[str]:
     return [secret for secret in case.must_not_include if normalized(secret) in haystack]
 
 
-def _resolve(ctx: ToolContext, ref: str) -> Any:
-    from quotebound.tools.resolve_evidence import resolve_evidence
-
+def _resolve(ctx: ToolContext, ref: str) -> EvidenceBundle | None:
     try:
         return resolve_evidence(ctx, ref)
     except Exception:  # unresolvable for this caller, for whatever reason: that is the measurement
@@ -160,8 +159,6 @@ def _verified_quotes(ctx: ToolContext, evidence: dict[str, Any]) -> tuple[int, i
 
 
 def _calc_values(evidence: dict[str, Any]) -> set[str]:
-    from quotebound.tools.calc import calc
-
     values: set[str] = set()
     for fact in evidence.get("facts") or []:
         derivation = fact.get("calc")

@@ -9,6 +9,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer
 
 from quotebound.agent.core.settings import Settings
+from quotebound.graphs.checkpoints import with_state_types
 from quotebound.graphs.clarify import clarify
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.drafting import draft, repair
@@ -26,7 +27,8 @@ def build_graph(
 ) -> CompiledStateGraph[RunState, RunContext, RunState, RunState]:
     """Compile the graph. `settings` fixes the shape's bounds (repair cycles); per-run dependencies (store,
     model, policy) come in as the run context: `graph.invoke(state, config, context=RunContext(...))`, so one
-    compiled graph serves every caller."""
+    compiled graph serves every caller. A checkpointer that keeps an allowlist of the types it may rebuild gets
+    the state's types added (`graphs/checkpoints.py`; `checkpoint_serde()` makes a serializer that keeps one)."""
     limits = (settings or Settings()).attempts
     builder = StateGraph(RunState, context_schema=RunContext)
     builder.add_node(Node.PREFLIGHT.value, preflight)
@@ -56,4 +58,4 @@ def build_graph(
     )
     builder.add_edge(Node.VERIFIED_ANSWER.value, END)
     builder.add_edge(Node.ABSTAIN.value, END)
-    return builder.compile(checkpointer=checkpointer, name="quotebound")
+    return builder.compile(checkpointer=with_state_types(checkpointer), name="quotebound")

@@ -7,7 +7,6 @@ resumes, so the receipt's `audit_ref` is derived from the run and the pause's nu
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
@@ -16,7 +15,7 @@ from quotebound.agent.core.contracts import ClarifyEnvelope, Meta
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.names import Node
 from quotebound.graphs.receipts import write_receipt
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import ClarifyPlan, RunState
 
 MAX_REPLY_CHARS = 2000
 
@@ -32,25 +31,33 @@ def clean_replies(replies: object) -> dict[str, str]:
     return cleaned
 
 
-def clarify(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def _plan(state: RunState) -> ClarifyPlan:
+    pending: object = state.get("clarify")
+    if isinstance(pending, dict):
+        # a run paused by an earlier version, whose checkpoint kept the plan as JSON
+        return ClarifyPlan.model_validate(pending)
+    return pending if isinstance(pending, ClarifyPlan) else ClarifyPlan()
+
+
+def clarify(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     ctx = runtime.context
-    pending = state.get("clarify") or {}
+    plan = _plan(state)
     run_id = state["run_id"]
     # The pauses this run already made, from its path: the same on a re-run, unlike the preflight's round counter
     # (which a cooldown resets).
     pause = sum(1 for node in state.get("path", []) if node == Node.CLARIFY.value) + 1
-    audit_ref = f"audit://quotebound/{run_id}-clarify-{pause}"
     envelope = ClarifyEnvelope(
         session_id=state["session_id"],
-        questions=pending.get("questions", []),
-        notes=pending.get("notes", {"reason": []}),
-        audit_ref=audit_ref,
+        questions=plan.questions,
+        notes=plan.notes,
+        audit_ref=f"audit://quotebound/{run_id}-clarify-{pause}",
         meta=Meta(
             run_id=run_id,
             model_id=ctx.model.model_id,
             latency_ms=round((time.time() - state["started_at"]) * 1000, 1),
         ),
-    ).model_dump(mode="json")
-    write_receipt(ctx, {**state, "path": [*state.get("path", []), Node.CLARIFY.value]}, envelope, once=True)  # type: ignore[arg-type]
-    replies = clean_replies(interrupt(envelope))
+    )
+    write_receipt(ctx, {**state, "path": [*state.get("path", []), Node.CLARIFY.value]}, envelope, once=True)
+    # The interrupt's value is what a caller (or a LangGraph server's client) reads: the envelope as JSON.
+    replies = clean_replies(interrupt(envelope.model_dump(mode="json")))
     return {"path": [Node.CLARIFY.value], "context": replies}

@@ -21,14 +21,15 @@ class DeadlineExceededError(TimeoutError):
 
 def call_with_deadline(fn: Callable[[], T], timeout_s: float, *, name: str = "quotebound-model") -> T:
     """`fn()`'s result, or its exception re-raised here; `DeadlineExceededError` after `timeout_s` seconds."""
-    outcome: dict[str, object] = {}
+    value: list[T] = []
+    error: list[BaseException] = []
     done = threading.Event()
 
     def run() -> None:
         try:
-            outcome["value"] = fn()
+            value.append(fn())
         except BaseException as exc:  # handed to the waiting thread, which decides what it means
-            outcome["error"] = exc
+            error.append(exc)
         finally:
             done.set()
 
@@ -37,6 +38,6 @@ def call_with_deadline(fn: Callable[[], T], timeout_s: float, *, name: str = "qu
     threading.Thread(target=context.run, args=(run,), name=name, daemon=True).start()
     if not done.wait(timeout_s):
         raise DeadlineExceededError(f"no result within {timeout_s:g} s")
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
+    if error:
+        raise error[0]
+    return value[0]

@@ -7,15 +7,17 @@ store fault and ends the run in a `retrieval_unavailable` abstention."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langgraph.runtime import Runtime
 
+from quotebound.agent.core.contracts import EvidenceBundle
 from quotebound.agent.core.errors import ModelError
+from quotebound.agent.core.offline import token_counter
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import store_fault
 from quotebound.graphs.names import Node
 from quotebound.graphs.state import RunState
+from quotebound.tools.resolve_evidence import resolve_evidence
 
 
 def question_context(state: RunState) -> dict[str, str]:
@@ -24,10 +26,10 @@ def question_context(state: RunState) -> dict[str, str]:
     Unit?" on the same session is not about unit 4B. A run paused before that assessment (an older checkpoint, a
     clarify timeout) uses them all, as before."""
     context = dict(state.get("context") or {})
-    keys = ((state.get("clarify") or {}).get("resolved_context") or {}).get("keys")
-    if not isinstance(keys, list):
+    plan = state.get("clarify")
+    if plan is None or plan.resolved_context is None:
         return context
-    wanted = {str(key).lower() for key in keys}
+    wanted = {key.lower() for key in plan.resolved_context.keys}
     return {key: value for key, value in context.items() if key.lower() in wanted}
 
 
@@ -45,38 +47,35 @@ def resolved_question(state: RunState) -> str:
     return f"{state['question']} ({extras})" if extras else state["question"]
 
 
-def retrieve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def retrieve(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     ctx = runtime.context
-    update: dict[str, Any] = {"path": [Node.RETRIEVE.value]}
+    path = [Node.RETRIEVE.value]
     try:
         tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
         hits = ctx.retriever.search(resolved_question(state), allow=tools.can_read, changed=tools.changed_chunks)
     except Exception as exc:  # everything this node does reads the store or its indexes
-        return {**update, "hits": [], "failure": store_fault(Node.RETRIEVE, exc)}
+        return {"path": path, "hits": [], "failure": store_fault(Node.RETRIEVE, exc)}
     runtime.stream_writer({"node": Node.RETRIEVE.value, "hits": len(hits)})  # a count for a chat app's progress
-    return {**update, "hits": [hit.model_dump(mode="json") for hit in hits]}
+    return {"path": path, "hits": hits}
 
 
-def resolve(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    update: dict[str, Any] = {"path": [Node.RESOLVE.value]}
+def resolve(state: RunState, runtime: Runtime[RunContext]) -> RunState:
+    path = [Node.RESOLVE.value]
     try:
         bundles = _resolve_hits(state, runtime.context)
     except Exception as exc:  # the locator index or the lines table failed: nothing resolved can be trusted
-        return {**update, "bundles": [], "failure": store_fault(Node.RESOLVE, exc)}
-    return {**update, "bundles": bundles}
+        return {"path": path, "bundles": [], "failure": store_fault(Node.RESOLVE, exc)}
+    return {"path": path, "bundles": bundles}
 
 
-def _resolve_hits(state: RunState, ctx: RunContext) -> list[dict[str, Any]]:
-    from quotebound.agent.core.offline import token_counter
-    from quotebound.tools.resolve_evidence import resolve_evidence
-
+def _resolve_hits(state: RunState, ctx: RunContext) -> list[EvidenceBundle]:
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     counter = token_counter()
     budget = ctx.settings.attempts.context_token_budget
-    bundles: list[dict[str, Any]] = []
+    bundles: list[EvidenceBundle] = []
     used = 0
     for hit in state.get("hits", []):
-        ref = f"doc://{hit['source_id']}@v{hit['version']}#{hit['locator']}"
+        ref = f"doc://{hit.source_id}@v{hit.version}#{hit.locator}"
         try:
             bundle = resolve_evidence(tools, ref)
         except ModelError:
@@ -85,5 +84,5 @@ def _resolve_hits(state: RunState, ctx: RunContext) -> list[dict[str, Any]]:
         if used + cost > budget:
             continue  # a later, smaller bundle may still fit
         used += cost
-        bundles.append(bundle.model_dump(mode="json"))
+        bundles.append(bundle)
     return bundles

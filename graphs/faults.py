@@ -16,15 +16,14 @@ from quotebound.agent.core.contracts import ReasonCode
 from quotebound.agent.core.errors import OperatorError, QuoteboundError
 from quotebound.graphs.deadline import DeadlineExceededError
 from quotebound.graphs.names import Node
+from quotebound.graphs.state import Failure
 from quotebound.tools.registry import ToolRegistry
 
 log = logging.getLogger("quotebound.faults")
 
-Failure = dict[str, str | None]
-
 
 def failure(reason: ReasonCode, detail: str) -> Failure:
-    return {"reason_code": reason.value, "detail": detail}
+    return Failure(reason_code=reason, detail=detail)
 
 
 def store_fault(node: Node, exc: BaseException) -> Failure:

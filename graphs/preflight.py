@@ -20,15 +20,22 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from langgraph.runtime import Runtime
 
-from quotebound.agent.core.contracts import GateStatus, Locator, ReasonCode
+from quotebound.agent.core.contracts import ClarifyNotes, ClarifyQuestion, GateStatus, Locator, ReasonCode
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import is_store_fault, store_fault
 from quotebound.graphs.names import Node
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import (
+    ClarifyCounter,
+    ClarifyPlan,
+    Failure,
+    ResolvedContext,
+    RunState,
+    Signal,
+    Source,
+)
 from quotebound.tools.instances import named_instances, noun_forms
 from quotebound.tools.policy import Caller
 
@@ -60,12 +67,12 @@ _INSTANCE_SEARCH_LIMIT = 200  # chunks mentioning the noun whose sources are rea
 
 @dataclass(frozen=True)
 class Assessment:
-    signals: list[str]
+    signals: list[Signal]
     missing: list[str]
-    questions: list[dict[str, Any]]
+    questions: list[ClarifyQuestion]
     intent_confidence: float
     coverage: float | None = None
-    resolved_from: list[str] = field(default_factory=list)
+    resolved_from: list[Source] = field(default_factory=list)
     # the session values this question refers to ("my unit" -> unit); only they join the question downstream
     used: list[str] = field(default_factory=list)
 
@@ -80,17 +87,17 @@ def intent_confidence(question: str) -> float:
     return min(1.0, base + (0.3 if _QUESTION_FORM.search(question) else 0.0))
 
 
-def _ask(field_name: str, prompt: str) -> dict[str, Any]:
-    return {"field": field_name, "prompt": prompt, "options": [], "allow_free_text": True}
+def _ask(field_name: str, prompt: str) -> ClarifyQuestion:
+    return ClarifyQuestion(field=field_name, prompt=prompt, options=[], allow_free_text=True)
 
 
 def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Caller | None = None) -> Assessment:
     """The four signals for one question, given what the session already knows."""
     thresholds = ctx.settings.gate
-    signals: list[str] = []
+    signals: list[Signal] = []
     missing: list[str] = []
-    questions: list[dict[str, Any]] = []
-    resolved_from: list[str] = ["text"]
+    questions: list[ClarifyQuestion] = []
+    resolved_from: list[Source] = ["text"]
     known = {k.lower(): v for k, v in context.items() if v.strip()}
     if known:
         resolved_from.append("session")
@@ -199,14 +206,15 @@ def fingerprint(question: str, missing: list[str]) -> str:
     return hashlib.sha256(f"{normalized}|{','.join(sorted(missing))}".encode()).hexdigest()[:16]
 
 
-def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def preflight(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     ctx = runtime.context
     caller = Caller(role=state.get("role", "public"), labels=frozenset(state.get("labels") or ()))
     precheck = ctx.policy.precheck(caller, state["question"])
+    path = [Node.PREFLIGHT.value]
     if not precheck.allowed:
         # The topic name stays in the run's record (receipt), never in what the caller sees.
-        denial = {"reason_code": ReasonCode.NOT_PERMITTED.value, "detail": precheck.reason, "topic": precheck.topic}
-        return {"path": [Node.PREFLIGHT.value], "signals": [], "missing": [], "gate": "deny", "failure": denial}
+        denial = Failure(reason_code=ReasonCode.NOT_PERMITTED, detail=precheck.reason, topic=precheck.topic)
+        return {"path": path, "signals": [], "missing": [], "gate": "deny", "failure": denial}
     context = dict(state.get("context") or {})
     try:
         found = assess(state["question"], context, ctx, caller)
@@ -214,18 +222,19 @@ def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         if not is_store_fault(exc):
             raise
         # the grounding signal reads the index: a broken store ends the run in an abstention, like retrieve's
-        update = {"path": [Node.PREFLIGHT.value], "signals": [], "missing": []}
-        return {**update, "gate": "deny", "failure": store_fault(Node.PREFLIGHT, exc)}
-    update: dict[str, Any] = {"path": [Node.PREFLIGHT.value], "signals": found.signals, "missing": found.missing}
+        fault = store_fault(Node.PREFLIGHT, exc)
+        return {"path": path, "signals": [], "missing": [], "gate": "deny", "failure": fault}
     if not found.questions:
-        resolved = {"from": found.resolved_from, "keys": found.used}
-        return {**update, "gate": "proceed", "clarify": {"resolved_context": resolved}}
+        resolved = ResolvedContext(sources=found.resolved_from, keys=found.used)
+        plan = ClarifyPlan(resolved_context=resolved)
+        return {"path": path, "signals": found.signals, "missing": found.missing, "gate": "proceed", "clarify": plan}
 
     policy = ctx.settings.clarify
     key = fingerprint(state["question"], found.missing)
-    counter = dict((state.get("clarify_counters") or {}).get(key) or {"count": 0, "last": 0.0})
+    stored = (state.get("clarify_counters") or {}).get(key) or ClarifyCounter(count=0, last=0.0)
+    counter = ClarifyCounter(count=stored["count"], last=stored["last"])  # a copy: the state's own is not edited
     now = time.time()
-    if now - float(counter["last"]) > policy.cooldown_minutes * 60:
+    if now - counter["last"] > policy.cooldown_minutes * 60:
         counter["count"] = 0
     gate: GateStatus
     if counter["count"] >= policy.max_same_prompt_rounds:
@@ -234,5 +243,12 @@ def preflight(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         gate = "clarify"
         counter["count"] += 1
     counter["last"] = now
-    clarify = {"questions": found.questions, "notes": {"reason": found.signals}, "round": counter["count"]}
-    return {**update, "gate": gate, "clarify": clarify, "clarify_counters": {key: counter}}
+    plan = ClarifyPlan(questions=found.questions, notes=ClarifyNotes(reason=found.signals), round=counter["count"])
+    return {
+        "path": path,
+        "signals": found.signals,
+        "missing": found.missing,
+        "gate": gate,
+        "clarify": plan,
+        "clarify_counters": {key: counter},
+    }

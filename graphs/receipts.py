@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quotebound.agent.audit import canonical_json, sha256_text
+from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope, ClarifyEnvelope, EvidenceBundle
 from quotebound.agent.core.receipt import (
     REFUSED_TOOL_ERRORS,
     Receipt,
@@ -28,7 +29,7 @@ from quotebound.agent.core.receipt import (
     ReceiptToolCall,
 )
 from quotebound.graphs.context import RunContext
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import RunState, ToolCall
 from quotebound.prompts import prompt_versions
 from quotebound.tools.injection import FLAG_PREFIX
 from quotebound.tools.policy import Caller
@@ -47,34 +48,33 @@ def _query(state: RunState, keep_text: bool) -> ReceiptQuery:
     )
 
 
-def _tool_call(call: Mapping[str, Any]) -> ReceiptToolCall:
-    ms = call.get("ms")
+def _tool_call(call: ToolCall) -> ReceiptToolCall:
     return ReceiptToolCall(
-        name=str(call.get("name", ""))[:_MAX_TOOL_NAME],
-        node=str(call.get("node", "")),
-        ok=bool(call.get("ok")),
-        error=call.get("error"),
-        args_sha256=sha256_text(canonical_json(call.get("args") or {})),
-        ms=float(ms) if isinstance(ms, int | float) else None,
+        name=call.name[:_MAX_TOOL_NAME],
+        node=call.node,
+        ok=call.ok,
+        error=call.error,
+        args_sha256=sha256_text(canonical_json(call.args)),
+        ms=call.ms,
     )
 
 
-def _bundles(bundles: Sequence[Mapping[str, Any]]) -> tuple[list[ReceiptBundle], list[ReceiptFlag]]:
+def _bundles(bundles: Sequence[EvidenceBundle]) -> tuple[list[ReceiptBundle], list[ReceiptFlag]]:
     kept: list[ReceiptBundle] = []
     flags: list[ReceiptFlag] = []
     for bundle in bundles:
         kept.append(
             ReceiptBundle(
-                ref=bundle["ref"],
-                source_id=bundle["source_id"],
-                bundle_id=bundle["bundle_id"],
-                digest=bundle["digest"],
-                policy=bundle["policy"],
+                ref=bundle.ref,
+                source_id=bundle.source_id,
+                bundle_id=bundle.bundle_id,
+                digest=bundle.digest,
+                policy=bundle.policy.model_copy(deep=True),
             )
         )
         flags += [
-            ReceiptFlag(ref=bundle["ref"], locator=flag.removeprefix(FLAG_PREFIX))
-            for flag in bundle.get("flags") or []
+            ReceiptFlag(ref=bundle.ref, locator=flag.removeprefix(FLAG_PREFIX))
+            for flag in bundle.flags
             if flag.startswith(FLAG_PREFIX)
         ]
     return kept, flags
@@ -86,8 +86,10 @@ def _precheck(state: RunState) -> ReceiptPrecheck | None:
         return None  # preflight never ran (the run failed before it)
     if gate != "deny":
         return ReceiptPrecheck(decision="allow")
-    failure = state.get("failure") or {}
-    return ReceiptPrecheck(decision="deny", reason=failure.get("detail"), topic=failure.get("topic"))
+    failure = state.get("failure")
+    if failure is None:
+        return ReceiptPrecheck(decision="deny")
+    return ReceiptPrecheck(decision="deny", reason=failure.detail, topic=failure.topic)
 
 
 def _gate(state: RunState) -> ReceiptGate:
@@ -95,24 +97,21 @@ def _gate(state: RunState) -> ReceiptGate:
     return ReceiptGate(
         preflight=state.get("gate"),
         signals=list(state.get("signals") or []),
-        passed=bool(report.get("ok")) if report is not None else None,
-        findings=[
-            ReceiptFinding(code=str(f.get("code")), blocking=bool(f.get("blocking", True)))
-            for f in state.get("findings") or []
-        ],
-        repairs=int(state.get("repairs") or 0),
+        passed=report.ok if report is not None else None,
+        findings=[ReceiptFinding(code=str(f.code), blocking=f.blocking) for f in state.get("findings") or []],
+        repairs=state.get("repairs") or 0,
     )
 
 
 def build_receipt(
     ctx: RunContext, state: RunState, envelope: Mapping[str, Any], *, error_at: Sequence[str] = ()
 ) -> Receipt:
-    """The receipt for `envelope` (any status), from the state the run reached."""
+    """The receipt for `envelope` (any status, as JSON), from the state the run reached."""
     caller = Caller(role=state.get("role", "public"), labels=frozenset(state.get("labels") or ()))
-    started = float(state.get("started_at") or time.time())
+    started = state.get("started_at") or time.time()
     bundles, flags = _bundles(state.get("bundles") or [])
     calls = [_tool_call(call) for call in state.get("tool_calls") or []]
-    failure = state.get("failure") or {}
+    failure = state.get("failure")
     meta = envelope.get("meta") or {}
     latency = meta.get("latency_ms")
     return Receipt(
@@ -122,7 +121,7 @@ def build_receipt(
         status=envelope["status"],
         reason_code=envelope.get("reason_code"),
         error_code=envelope.get("code"),
-        failure_detail=failure.get("detail") if envelope["status"] != "clarify" else None,
+        failure_detail=failure.detail if failure is not None and envelope["status"] != "clarify" else None,
         caller=ReceiptCaller(role=caller.role, labels=sorted(caller.labels)),
         query=_query(state, ctx.policy.keeps_query_text(caller)),
         started_at=datetime.fromtimestamp(started, UTC),
@@ -147,11 +146,18 @@ def build_receipt(
     )
 
 
-def write_receipt(ctx: RunContext, state: RunState, envelope: dict[str, Any], *, once: bool = False) -> None:
-    """Append the receipt for `envelope["audit_ref"]`. With `once`, a receipt already written under that ref
-    (a clarify node re-run on resume) is left as it is."""
-    audit_ref = str(envelope["audit_ref"])
+def write_receipt(
+    ctx: RunContext,
+    state: RunState,
+    envelope: AnswerEnvelope | AbstainEnvelope | ClarifyEnvelope,
+    *,
+    once: bool = False,
+) -> None:
+    """Append the receipt for `envelope`. With `once`, a receipt already written under its `audit_ref` (a
+    clarify node re-run on resume) is left as it is."""
+    dumped = envelope.model_dump(mode="json")
+    audit_ref = str(dumped["audit_ref"])
     if once and ctx.ledger.find(audit_ref) is not None:
         return
-    receipt = build_receipt(ctx, state, envelope)
+    receipt = build_receipt(ctx, state, dumped)
     ctx.ledger.append(audit_ref, state["run_id"], receipt.model_dump(mode="json"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import RunState, checked_draft
 
 
 def after_preflight(state: RunState) -> Literal["clarify", "retrieve", "abstain"]:
@@ -21,11 +21,9 @@ def after_evidence_step(state: RunState) -> Literal["abstain", "continue"]:
 def after_validate(state: RunState, *, n_repairs: int) -> Literal["verified_answer", "repair", "abstain"]:
     if state.get("failure"):
         return "abstain"
-    report = state.get("gate_report") or {}
-    draft = state.get("draft") or {}
-    if report.get("ok"):
-        mode = (draft.get("evidence") or {}).get("mode")
-        return "verified_answer" if mode == "answer" else "abstain"
-    if int(state.get("repairs", 0)) < n_repairs:
+    passed = checked_draft(state)  # the draft the gate passed, and only if the report is about that very draft
+    if passed is not None:
+        return "verified_answer" if passed.evidence.mode == "answer" else "abstain"
+    if state.get("repairs", 0) < n_repairs:
         return "repair"
     return "abstain"

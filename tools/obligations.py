@@ -265,7 +265,8 @@ def _compile_mask(what: str, rule: str, timeout_s: float) -> _Compiled:
 
     def mask(line: str) -> tuple[str, int]:
         try:
-            return compiled.subn(PLACEHOLDERS["pattern"], line, timeout=timeout_s)
+            masked: tuple[str, int] = compiled.subn(PLACEHOLDERS["pattern"], line, timeout=timeout_s)  # regex: untyped
+            return masked
         except TimeoutError:
             raise OperatorError(ErrorCode.MISCONFIGURED, _timed(source, rule)) from None
 

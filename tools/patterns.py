@@ -72,7 +72,8 @@ def _literal_regex(pattern: str) -> str:
 
 
 def _escape(word: str) -> str:
-    return regex.escape(word, special_only=True)
+    escaped: str = regex.escape(word, special_only=True)  # `regex` ships no type information
+    return escaped
 
 
 def _compile(source: str, pattern: str) -> regex.Pattern[str]:

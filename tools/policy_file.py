@@ -50,7 +50,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 import regex
 import yaml
@@ -58,12 +58,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from quotebound.agent.core.contracts import PolicyDecision, Source
 from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.core.settings import Settings
 from quotebound.tools.obligations import MASK_KINDS, PATTERN_PREFIX, check_obligation, describe
 from quotebound.tools.policy import Caller, DefaultPolicy, Obligation, Policy, TopicDecision
 from quotebound.tools.precheck import check_builtin, normalize_question
-
-if TYPE_CHECKING:
-    from quotebound.agent.core.settings import Settings
 
 MAX_FILE_BYTES = 1_000_000
 PATTERN_TIMEOUT_S = 0.25
@@ -246,12 +244,12 @@ def _cross_check(spec: PolicySpec) -> list[str]:
     problems: list[str] = []
     roles = set(spec.roles)
     readable = {label for role in spec.roles.values() for label in (*role.labels, *role.grantable)}
-    for kind, rules in (("topics", spec.topics), ("obligations", spec.obligations)):
+    for kind, names in (("topics", [t.name for t in spec.topics]), ("obligations", [o.name for o in spec.obligations])):
         seen: set[str] = set()
-        for i, rule in enumerate(rules):
-            if rule.name in seen:
-                problems.append(f"{kind}[{i}].name: {rule.name!r} is used by an earlier rule; names must be unique")
-            seen.add(rule.name)
+        for i, name in enumerate(names):
+            if name in seen:
+                problems.append(f"{kind}[{i}].name: {name!r} is used by an earlier rule; names must be unique")
+            seen.add(name)
     for i, topic in enumerate(spec.topics):
         for j, role in enumerate(topic.allow_roles):
             if role not in roles:

@@ -8,6 +8,9 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError
+
 from quotebound.agent.core.errors import CallerError, ErrorCode
 from quotebound.tools.injection import is_instructional
 
@@ -77,9 +80,6 @@ def _read_text(path: Path) -> list[list[str]]:
 
 
 def _read_pdf(path: Path) -> list[list[str]]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         with warnings.catch_warnings():

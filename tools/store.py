@@ -14,14 +14,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.agent.core.settings import Settings
-
-if TYPE_CHECKING:
-    from quotebound.tools.embedders import Embedder
-    from quotebound.tools.vectors import VectorIndex
+from quotebound.tools.embedders import Embedder, make_embedder
+from quotebound.tools.vectors import VectorIndex
 
 STORE_SCHEMA_VERSION = "1"
 
@@ -133,10 +130,8 @@ class Store:
         if self._embedder is None:
             with self.lock:  # concurrent runs (the eval harness's threads) must not build it twice
                 if self._embedder is None:
-                    from quotebound.tools.embedders import make_embedder
-
                     name = self.meta("embedder_kind") or self.settings.embedder
-                    self._embedder = make_embedder(name, self.root / "cache")  # type: ignore[arg-type]
+                    self._embedder = make_embedder(name, self.root / "cache")
         recorded = self.meta("embedder")
         if recorded is not None and recorded != self._embedder.name:
             raise OperatorError(
@@ -162,8 +157,6 @@ class Store:
         return self._vectors
 
     def _open_vectors(self) -> VectorIndex:
-        from quotebound.tools.vectors import VectorIndex
-
         dim = self.embedder.dim
         if self.settings.qdrant_url:
             return VectorIndex(dim=dim, url=self.settings.qdrant_url, api_key=self.settings.qdrant_api_key)

@@ -133,7 +133,7 @@ class VectorIndex:
             raise OperatorError(ErrorCode.MISCONFIGURED, f"invalid Qdrant url {url!r}: {exc}") from exc
 
     def _ensure_collection(self) -> None:
-        from qdrant_client import models
+        from qdrant_client import models  # heavy (~2 s): see _connect
 
         with self._backend("open the collection"):
             if not self._client.collection_exists(self.collection):
@@ -162,7 +162,7 @@ class VectorIndex:
         self, ids: Sequence[int], vectors: Sequence[Sequence[float]], payloads: Sequence[dict[str, object]]
     ) -> None:
         """Insert or replace points; `ids`, `vectors` and `payloads` are parallel sequences."""
-        from qdrant_client import models
+        from qdrant_client import models  # heavy (~2 s): see _connect
 
         if not len(ids) == len(vectors) == len(payloads):
             raise ValueError(f"{len(ids)} ids, {len(vectors)} vectors and {len(payloads)} payloads")
@@ -183,7 +183,7 @@ class VectorIndex:
 
     def delete(self, ids: Sequence[int]) -> None:
         """Remove points; unknown ids are ignored."""
-        from qdrant_client import models
+        from qdrant_client import models  # heavy (~2 s): see _connect
 
         self._check_ids(ids)
         if not ids:

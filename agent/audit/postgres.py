@@ -83,11 +83,11 @@ class PostgresLedger(ChainedLedger):
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
                 for statement in _SCHEMA:
-                    conn.execute(statement)  # type: ignore[arg-type]  (constant DDL, no parameters)
+                    conn.execute(statement)
 
     @contextmanager
     def _errors(self, message: str) -> Iterator[None]:
-        import psycopg
+        import psycopg  # optional (quotebound[postgres]); __init__ already checked it is installed
 
         try:
             yield
@@ -96,7 +96,7 @@ class PostgresLedger(ChainedLedger):
             raise OperatorError(ErrorCode.AUDIT_UNAVAILABLE, message) from exc
 
     def _connection(self) -> psycopg.Connection[Any]:
-        import psycopg
+        import psycopg  # optional (quotebound[postgres]); __init__ already checked it is installed
 
         if self._conn is None or self._conn.closed or self._conn.broken:
             self._conn = psycopg.connect(self._dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)

@@ -18,6 +18,8 @@ from typing import Any, Literal
 from quotebound.agent.core.contracts import EvidenceRef
 from quotebound.agent.core.errors import ModelError
 from quotebound.agent.core.receipt import Receipt
+from quotebound.tools.context import ToolContext
+from quotebound.tools.resolve_evidence import bundle_id, resolve_evidence
 
 CitationStatus = Literal["ok", "changed", "vanished"]
 
@@ -65,10 +67,8 @@ class RecheckReport:
         }
 
 
-def recheck_receipt(receipt: Receipt, tools: Any) -> RecheckReport:
+def recheck_receipt(receipt: Receipt, tools: ToolContext) -> RecheckReport:
     """Re-resolve every citation of `receipt` with `tools` (a ToolContext for the receipt's caller)."""
-    from quotebound.tools.resolve_evidence import bundle_id, resolve_evidence
-
     digests = {bundle.ref: bundle.digest for bundle in receipt.bundles}
     report = RecheckReport(receipt.audit_ref, receipt.run_id, receipt.status, receipt.caller.role)
     for citation in receipt.citations:

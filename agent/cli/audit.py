@@ -12,33 +12,30 @@ import argparse
 import json
 import sys
 from contextlib import closing
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quotebound.agent.audit import LedgerEntry, LedgerRow, open_ledger
+from quotebound.agent.audit.receipt_view import redact_receipt
+from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, policy_option, settings_from_args
+from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.core.settings import Settings
+from quotebound.tools.corpus import Corpus
+from quotebound.tools.store import Store
 
 if TYPE_CHECKING:
-    from quotebound.agent.core.receipt import Receipt
     from quotebound.tools.policy import Policy
-
-EXIT_OK, EXIT_FAILED = 0, 1
-
-
-def _settings(args: argparse.Namespace) -> Settings:
-    return Settings.from_env(store=args.store, policy_file=getattr(args, "policy", None))
 
 
 def settings_policy(settings: Settings) -> Policy:
     """The policy `audit show` redacts with: the configured policy file, else the built-in default policy (which
     lets no role read audit, so everything it can redact is redacted)."""
-    from quotebound.tools.policy_file import load_policy
+    from quotebound.tools.policy_file import load_policy  # deferred: the policy modules would slow `--help`
 
     return load_policy(settings)
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
-    with closing(open_ledger(_settings(args), create=False)) as ledger:
+    with closing(open_ledger(settings_from_args(args), create=False)) as ledger:
         report = ledger.verify()
     if args.json:
         sys.stdout.write(json.dumps({**report.model_dump(mode="json"), "summary": report.summary()}) + "\n")
@@ -48,11 +45,7 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
 
 
 def _viewable(row: LedgerRow, args: argparse.Namespace, settings: Settings) -> tuple[LedgerEntry, Receipt]:
-    from quotebound.agent.audit.receipt_view import redact_receipt
-    from quotebound.agent.core.receipt import Receipt
-    from quotebound.tools.corpus import Corpus
-    from quotebound.tools.policy import Caller
-    from quotebound.tools.store import Store
+    from quotebound.tools.policy import Caller  # deferred: the policy modules would slow `quotebound --help`
 
     entry = row.entry()
     receipt = Receipt.model_validate(entry["body"])
@@ -70,7 +63,7 @@ def _viewable(row: LedgerRow, args: argparse.Namespace, settings: Settings) -> t
 
 
 def cmd_audit_show(args: argparse.Namespace) -> int:
-    settings = _settings(args)
+    settings = settings_from_args(args)
     with closing(open_ledger(settings, create=False)) as ledger:
         row = ledger.find(args.ref)
     if row is None:
@@ -135,7 +128,7 @@ def render_receipt(record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def add_audit_parser(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Register `audit verify` and `audit show` on the top-level subparsers."""
     audit = sub.add_parser(
         "audit",
@@ -170,7 +163,5 @@ def add_audit_parser(sub: Any) -> None:
     ledger_options(p)
     p.add_argument("--role", default="public", help="the viewing role (default public)")
     p.add_argument("--label", action="append", metavar="LABEL", help="a label of the viewing caller (repeatable)")
-    p.add_argument(
-        "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
-    )
+    policy_option(p)
     p.set_defaults(func=cmd_audit_show)

@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, Progress, print_json, settings_from_args
+from quotebound.agent.core.errors import CallerError, ErrorCode
+
 EVAL_DESCRIPTION = """\
 Run a golden set (YAML or JSONL; schema: evals/schemas/golden_set.v1.json) through the cite-or-abstain graph,
 score every case, write a report, and apply the regression gate.
@@ -24,10 +27,8 @@ class _EvalProgress:
     """A progress bar on a terminal; on a pipe or CI log, one line per tenth of the cases."""
 
     def __init__(self, stream: TextIO) -> None:
-        from quotebound.agent.cli.main import _Progress
-
         self.stream = stream
-        self.bar = _Progress(stream)
+        self.bar = Progress(stream)
         self.printed = 0
 
     def __call__(self, done: int, total: int, run: Any) -> None:
@@ -42,8 +43,9 @@ class _EvalProgress:
 
 
 def cmd_eval_run(args: argparse.Namespace) -> int:
-    from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, _settings
-    from quotebound.agent.core.errors import CallerError, ErrorCode
+    # deferred: the agent (langgraph), the eval harness and the policy modules would slow `quotebound --help`
+    from langgraph.checkpoint.memory import InMemorySaver
+
     from quotebound.agent.facade.agent import Agent
     from quotebound.evals.gate import apply_gate, load_gate
     from quotebound.evals.golden import load_golden_set
@@ -57,13 +59,11 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     # Everything the caller named is checked before the first case runs: no half-run on a typo.
     gate, gate_name = load_gate(args.gate)
     baseline = load_report(args.baseline) if args.baseline else None
-    settings = _settings(args)
+    settings = settings_from_args(args)
     if args.model:
         settings = settings.model_copy(update={"model": args.model})
     policy = load_policy(settings)
     concurrency = args.concurrency or default_concurrency(settings.model)
-    from langgraph.checkpoint.memory import InMemorySaver
-
     # Eval sessions live only as long as their case: nothing is checkpointed into the store's own file.
     with Agent(settings, policy=policy, checkpointer=InMemorySaver()) as agent:
         report = evaluate(
@@ -82,7 +82,7 @@ def default_concurrency(model: str) -> int:
 
 
 def _write(report: Any, out: Path) -> list[Path]:
-    from quotebound.evals.report_html import render_html
+    from quotebound.evals.report_html import render_html  # deferred, like the harness above
     from quotebound.evals.report_md import render_markdown
 
     out.mkdir(parents=True, exist_ok=True)
@@ -126,21 +126,20 @@ def _summary(report: Any, written: list[Path]) -> str:
 
 
 def cmd_eval_diff(args: argparse.Namespace) -> int:
-    from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, _print_json
-    from quotebound.evals.diff import diff_reports, render_diff
+    from quotebound.evals.diff import diff_reports, render_diff  # deferred, like the harness above
     from quotebound.evals.report import load_report
 
     diff = diff_reports(
         load_report(args.before), load_report(args.after), a_name=str(args.before), b_name=str(args.after)
     )
     if args.json:
-        _print_json(diff.model_dump(mode="json"), sys.stdout)
+        print_json(diff.model_dump(mode="json"), sys.stdout)
     else:
         sys.stdout.write(render_diff(diff))
     return EXIT_FAILED if diff.changed else EXIT_OK
 
 
-def add_eval_parser(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Register `eval run` and `eval diff` on the top-level subparsers."""
     evals = sub.add_parser(
         "eval",

@@ -11,22 +11,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from quotebound.agent.cli.common import EXIT_OK, EXIT_OPERATOR, policy_option
 from quotebound.agent.core.errors import ErrorCode, OperatorError
-from quotebound.agent.core.settings import Settings
+from quotebound.agent.core.settings import Settings, load_api_keys
 
-EXIT_OK, EXIT_OPERATOR = 0, 3
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
 def serve_settings(args: argparse.Namespace) -> Settings:
-    from quotebound.agent.core.settings import load_api_keys
-
     keys = load_api_keys(args.keys) if args.keys else None
     return Settings.from_env(store=args.store, policy_file=args.policy, model=args.model, api_keys=keys)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
+    try:  # optional (quotebound[server]): only `serve` needs the HTTP stack
         import uvicorn
 
         from quotebound.agent.server import create_app
@@ -35,6 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ErrorCode.MISCONFIGURED,
             f"`quotebound serve` needs the server extra: pip install 'quotebound[server]' ({exc.name})",
         ) from None
+    # deferred: the agent (langgraph) would slow `quotebound --help`
     from quotebound.agent.facade.agent import Agent
     from quotebound.tools.policy_file import load_policy
 
@@ -54,7 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _make_server(config: Any, *, keys: int, loopback: bool) -> Any:
-    import uvicorn
+    import uvicorn  # optional (quotebound[server]); cmd_serve has already checked it is installed
 
     class Server(uvicorn.Server):
         """uvicorn's server that prints the service's URL once it listens (the actual port with --port 0)."""
@@ -72,7 +71,7 @@ def _make_server(config: Any, *, keys: int, loopback: bool) -> Any:
     return Server(config)
 
 
-def add_serve_parser(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
         help="the HTTP service and its chat page (needs quotebound[server])",
@@ -85,9 +84,7 @@ def add_serve_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 = any free port)")
     p.add_argument("--keys", type=Path, metavar="FILE", help="API keys YAML (env QUOTEBOUND_API_KEYS_FILE)")
-    p.add_argument(
-        "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
-    )
+    policy_option(p)
     p.add_argument("--model", help="extractive (default), chat:<provider>:<model>, or openai:<model>@<base_url>")
     p.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"], help="server log"

@@ -15,19 +15,24 @@ import sqlite3
 import sys
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from quotebound.agent.core.settings import Settings
+from quotebound.agent.audit import open_ledger
+from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, policy_option, settings_from_args
+from quotebound.agent.core.receipt import Receipt
+from quotebound.agent.runs.trace import RunTrace, TraceStep, plain
+from quotebound.agent.runs.trace_store import TRACE_FILE, TraceStore
+from quotebound.tools.corpus import Corpus
+from quotebound.tools.store import Store
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_OPERATOR = 0, 1, 2, 3
+if TYPE_CHECKING:
+    from quotebound.agent.facade.replay import ReplayOutcome
+
 _CLIP = 160
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    return Settings.from_env(store=args.store, policy_file=getattr(args, "policy", None))
-
-
 def _print_json(data: Any) -> None:
+    # `default=str`: a checkpoint's state may hold values JSON has no type for
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
@@ -36,9 +41,7 @@ def _clip(value: Any, limit: int = _CLIP) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _load_trace(store: Path, run_id: str) -> Any:
-    from quotebound.agent.runs.trace_store import TRACE_FILE, TraceStore
-
+def _load_trace(store: Path, run_id: str) -> RunTrace | None:
     if not (Path(store) / TRACE_FILE).exists():
         return None
     with TraceStore.for_store(store, create=False) as traces:
@@ -48,7 +51,7 @@ def _load_trace(store: Path, run_id: str) -> Any:
 # --- trace ----------------------------------------------------------------------------------------------------
 
 
-def _key_output(step: Any) -> str:
+def _key_output(step: TraceStep) -> str:
     out = step.output
     parts: list[str] = []
     for key in ("gate", "status", "reason_code", "code", "hits", "bundles", "ok", "findings", "mode", "facts"):
@@ -67,7 +70,7 @@ def _key_output(step: Any) -> str:
     return "  ".join(parts)
 
 
-def render_trace(trace: Any) -> str:
+def render_trace(trace: RunTrace) -> str:
     lines = [
         f"run {trace.run_id}  session {trace.session_id}  status {trace.status}  {trace.ms:.0f} ms",
         f"caller: role={trace.role} labels={','.join(trace.labels) or '-'}"
@@ -95,13 +98,15 @@ def render_trace(trace: Any) -> str:
 
 def _checkpoint_state(store: Path, session_id: str, checkpoint_id: str) -> dict[str, Any] | None:
     """The state in checkpoint `checkpoint_id`, None when it (or the checkpoint file) is gone."""
-    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver  # deferred: langgraph would slow `quotebound --help`
+
+    from quotebound.graphs.checkpoints import checkpoint_serde  # deferred with langgraph, which it imports
 
     path = Path(store) / "checkpoints.sqlite"
     if not path.exists():
         return None
     with closing(sqlite3.connect(path, check_same_thread=False)) as connection:
-        saver = SqliteSaver(connection)
+        saver = SqliteSaver(connection, serde=checkpoint_serde())
         try:
             found = saver.get_tuple(
                 {"configurable": {"thread_id": session_id, "checkpoint_ns": "", "checkpoint_id": checkpoint_id}}
@@ -111,11 +116,11 @@ def _checkpoint_state(store: Path, session_id: str, checkpoint_id: str) -> dict[
     if found is None:
         return None
     values = found.checkpoint.get("channel_values") or {}
-    # LangGraph's own channels (`branch:to:validate`, `__start__`) are not the run's state
-    return {key: value for key, value in values.items() if not key.startswith(("branch:", "__"))}
+    # LangGraph's own channels (`branch:to:validate`, `__start__`) are not the run's state; its values print as JSON
+    return {key: plain(value) for key, value in values.items() if not key.startswith(("branch:", "__"))}
 
 
-def _print_step(args: argparse.Namespace, trace: Any) -> int:
+def _print_step(args: argparse.Namespace, trace: RunTrace) -> int:
     if not 1 <= args.step <= len(trace.steps):
         sys.stderr.write(f"run {trace.run_id} has steps 1..{len(trace.steps)}, not {args.step}\n")
         return EXIT_FAILED
@@ -163,7 +168,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
 # --- replay ---------------------------------------------------------------------------------------------------
 
 
-def render_changes(outcome: Any) -> str:
+def render_changes(outcome: ReplayOutcome) -> str:
     changes = outcome.changes
     status, reason, answer = changes["status"], changes["reason_code"], changes["answer"]
     lines = [
@@ -189,10 +194,11 @@ def render_changes(outcome: Any) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    # deferred: the agent loads langgraph and the stores, which would slow `quotebound --help`
     from quotebound.agent.facade.agent import Agent
     from quotebound.tools.policy_file import load_policy
 
-    settings = _settings(args)
+    settings = settings_from_args(args)
     if args.model:
         settings = settings.model_copy(update={"model": args.model})
     if _load_trace(settings.store, args.run_id) is None:
@@ -222,16 +228,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_recheck(args: argparse.Namespace) -> int:
-    from quotebound.agent.audit import open_ledger
+    # deferred: recheck resolves evidence under a policy; those modules would slow `quotebound --help`
     from quotebound.agent.audit.recheck import recheck_receipt
-    from quotebound.agent.core.receipt import Receipt
     from quotebound.tools.context import ToolContext
-    from quotebound.tools.corpus import Corpus
     from quotebound.tools.policy import Caller
     from quotebound.tools.policy_file import load_policy
-    from quotebound.tools.store import Store
 
-    settings = _settings(args)
+    settings = settings_from_args(args)
     with closing(open_ledger(settings, create=False)) as ledger:
         entry = ledger.get(args.audit_ref)
     if entry is None:
@@ -263,7 +266,7 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def add_trace_parser(sub: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Register `trace`, `replay` and `recheck` on the top-level subparsers."""
 
     def common(p: argparse.ArgumentParser) -> None:
@@ -297,9 +300,7 @@ def add_trace_parser(sub: Any) -> None:
     p.add_argument("run_id", metavar="RUN_ID")
     p.add_argument("--from", dest="from_node", metavar="NODE", help="preflight, retrieve, resolve, draft, validate...")
     p.add_argument("--model", help="extractive, chat:<provider>:<model>, or openai:<model>@<base_url>")
-    p.add_argument(
-        "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
-    )
+    policy_option(p)
     common(p)
     p.set_defaults(func=cmd_replay)
 
@@ -313,8 +314,6 @@ def add_trace_parser(sub: Any) -> None:
         "such receipt.",
     )
     p.add_argument("audit_ref", metavar="AUDIT_REF", help="an envelope's audit_ref, e.g. audit://quotebound/<hex>")
-    p.add_argument(
-        "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
-    )
+    policy_option(p)
     common(p)
     p.set_defaults(func=cmd_recheck)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Final, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from quotebound.agent.core.errors import ErrorCode
 
-SCHEMA_VERSION = "v1"
+SCHEMA_VERSION: Final = "v1"
 
 ProvenanceKind = Literal["primary", "secondary", "unknown"]
 
@@ -267,17 +267,29 @@ CONTEXT_VALUE_MAX = 2000
 MAX_CONTEXT_ITEMS = 32
 ContextKey = Annotated[str, Field(min_length=1, max_length=CONTEXT_KEY_MAX, pattern=CONTEXT_KEY_PATTERN)]
 ContextValue = Annotated[str, Field(max_length=CONTEXT_VALUE_MAX)]
+SessionId = Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$")]
 
 
 class AskRequest(Contract):
+    """One question for `Agent.ask`, `aask`, `stream` and `astream`: the asker's role, labels and session."""
+
     question: Question
-    session_id: str | None = Field(default=None, min_length=1, max_length=128, pattern=r"^[A-Za-z0-9._:-]+$")
+    session_id: SessionId | None = None
     role: str = Field(default="public", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     labels: list[Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]] = Field(
         default_factory=list, max_length=32
     )
     context: dict[ContextKey, ContextValue] = Field(
         default_factory=dict, max_length=MAX_CONTEXT_ITEMS, description="clarify replies: field -> value"
+    )
+
+
+class ResumeRequest(Contract):
+    """The replies to a paused run's clarify questions, for `Agent.resume` and its async and streamed twins."""
+
+    session_id: SessionId
+    replies: dict[ContextKey, ContextValue] = Field(
+        max_length=MAX_CONTEXT_ITEMS, description="clarify replies: field -> value"
     )
 
 
@@ -378,35 +390,3 @@ class RetrievalHit(Contract):
 
     def ref(self) -> EvidenceRef:
         return EvidenceRef(source_id=self.source_id, locator=self.locator)
-
-
-def json_schemas() -> dict[str, dict[str, Any]]:
-    """The JSON Schema of each public contract, keyed by the file name it is exported under."""
-    from pydantic import TypeAdapter
-
-    models: dict[str, Any] = {
-        "source": Source,
-        "locator": Locator,
-        "evidence_ref": EvidenceRef,
-        "evidence_bundle": EvidenceBundle,
-        "support": Support,
-        "fact": Fact,
-        "gap": Gap,
-        "conflict": Conflict,
-        "answer_object": AnswerObject,
-        "ask_request": AskRequest,
-        "answer_envelope": AnswerEnvelope,
-        "abstain_envelope": AbstainEnvelope,
-        "clarify_envelope": ClarifyEnvelope,
-        "error_envelope": ErrorEnvelope,
-        "retrieval_hit": RetrievalHit,
-        "search_hit": SearchHit,
-        "quote_result": QuoteResult,
-        "calc_result": CalcResult,
-    }
-    schemas = {f"{name}.{SCHEMA_VERSION}.json": model.model_json_schema() for name, model in models.items()}
-    schemas[f"envelope.{SCHEMA_VERSION}.json"] = TypeAdapter(Envelope).json_schema()
-    from quotebound.agent.core.receipt import Receipt  # receipt.py builds on these contracts
-
-    schemas[f"receipt.{SCHEMA_VERSION}.json"] = Receipt.model_json_schema()
-    return schemas

@@ -6,20 +6,20 @@ bundle id, policy decision and obligations), instructional-text flags, refused t
 model id and version, prompt and policy versions, the gate's findings (codes only), the output's hash, latency,
 status and reason. What it never keeps: source text, quotes, model output, exception messages.
 
-Receipts are governed artifacts themselves: `agent/receipt_view.py` redacts one for the role reading it.
+Receipts are governed artifacts themselves: `agent/audit/receipt_view.py` redacts one for the role reading it.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field
 
 from quotebound.agent.core.contracts import Contract, PolicyDecision, ReasonCode
 from quotebound.agent.core.errors import ErrorCode
 
-RECEIPT_SCHEMA_VERSION = "receipt.v1"
+RECEIPT_SCHEMA_VERSION: Final = "receipt.v1"
 # Tool calls a registry refused before running any tool: outside the allowlist, over the limit, bad arguments.
 REFUSED_TOOL_ERRORS = frozenset(
     {ErrorCode.TOOL_NOT_ALLOWED.value, ErrorCode.TOOL_CALL_LIMIT.value, ErrorCode.INVALID_TOOL_ARGUMENTS.value}

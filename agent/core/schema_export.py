@@ -1,6 +1,6 @@
 """Write the JSON Schema of every public contract to disk: `python -m quotebound.agent.core.schema_export [DIR]`.
 
-The files in `agent/schemas/` are checked in (and shipped as package data) so that clients in other languages
+The files in `agent/core/schemas/` are checked in (and shipped as package data) so that clients in other languages
 can validate envelopes without Python; `tests/unit/test_schemas.py` fails when they drift from the models.
 """
 
@@ -13,12 +13,69 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from quotebound.agent.core.contracts import json_schemas
+from pydantic import BaseModel, TypeAdapter
+
+from quotebound.agent.core.contracts import (
+    SCHEMA_VERSION,
+    AbstainEnvelope,
+    AnswerEnvelope,
+    AnswerObject,
+    AskRequest,
+    CalcResult,
+    ClarifyEnvelope,
+    Conflict,
+    Envelope,
+    ErrorEnvelope,
+    EvidenceBundle,
+    EvidenceRef,
+    Fact,
+    Gap,
+    Locator,
+    QuoteResult,
+    ResumeRequest,
+    RetrievalHit,
+    SearchHit,
+    Source,
+    Support,
+)
+from quotebound.agent.core.receipt import Receipt
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent / "schemas"
 EXPORT_COMMAND: Final = "python -m quotebound.agent.core.schema_export"
 # Only files named like an exported schema are pruned, so a mistaken DIR never loses unrelated JSON.
 _SCHEMA_FILE_RE: Final = re.compile(r"^[a-z0-9_]+\.v[0-9]+\.json$")
+
+
+# Each public contract, by the name its schema file is exported under (`<name>.v1.json`).
+CONTRACTS: Final[dict[str, type[BaseModel]]] = {
+    "source": Source,
+    "locator": Locator,
+    "evidence_ref": EvidenceRef,
+    "evidence_bundle": EvidenceBundle,
+    "support": Support,
+    "fact": Fact,
+    "gap": Gap,
+    "conflict": Conflict,
+    "answer_object": AnswerObject,
+    "ask_request": AskRequest,
+    "resume_request": ResumeRequest,
+    "answer_envelope": AnswerEnvelope,
+    "abstain_envelope": AbstainEnvelope,
+    "clarify_envelope": ClarifyEnvelope,
+    "error_envelope": ErrorEnvelope,
+    "retrieval_hit": RetrievalHit,
+    "search_hit": SearchHit,
+    "quote_result": QuoteResult,
+    "calc_result": CalcResult,
+    "receipt": Receipt,
+}
+
+
+def json_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schema of each public contract, keyed by the file name it is exported under."""
+    schemas = {f"{name}.{SCHEMA_VERSION}.json": model.model_json_schema() for name, model in CONTRACTS.items()}
+    schemas[f"envelope.{SCHEMA_VERSION}.json"] = TypeAdapter(Envelope).json_schema()
+    return schemas
 
 
 def render(schema: dict[str, Any]) -> str:

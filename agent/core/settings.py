@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 
@@ -34,12 +35,12 @@ class ToolLimits(BaseModel):
 
 
 class GateThresholds(BaseModel):
-    """hoa-chat-v0.4 §1: the answerability gate."""
+    """When the pre-flight check asks for clarification instead of running: too little intent to act on, or
+    retrieval covering too little of the question."""
 
     model_config = ConfigDict(extra="forbid")
 
     tau_intent: float = Field(default=0.60, ge=0, le=1)
-    tau_param: float = Field(default=0.70, ge=0, le=1)
     retrieval_min_coverage: float = Field(default=0.60, ge=0, le=1)
 
 
@@ -94,8 +95,6 @@ class ApiKey(BaseModel):
 def load_api_keys(path: Path) -> list[ApiKey]:
     """The API keys of a YAML file `{keys: [{key, role, labels?, name?}, ...]}`; an OperatorError(MISCONFIGURED)
     names the file and the entry (`keys[2].role`) of every problem, never a key's value."""
-    import yaml
-    from pydantic import ValidationError
 
     def bad(problem: str) -> OperatorError:
         return OperatorError(ErrorCode.MISCONFIGURED, f"API keys file {path}: {problem}")

@@ -1,50 +1,71 @@
 """`Agent`: the one entry point for applications. `ask` returns an envelope; `resume` answers a clarify.
 
-from quotebound import Agent
+from quotebound import Agent, AskRequest, ResumeRequest
 agent = Agent.open(".quotebound")
-envelope = agent.ask("What's the square footage of my unit?", session_id="s1")
+envelope = agent.ask(AskRequest(question="What's the square footage of my unit?", session_id="s1"))
 if envelope.status == "clarify":
-    envelope = agent.resume("s1", {"unit": "4B"})
+    envelope = agent.resume(ResumeRequest(session_id="s1", replies={"unit": "4B"}))
+
+`agent.ask("What is the minimum lease term?")` is short for `agent.ask(AskRequest(question=...))`.
 
 Every run writes one receipt to the audit ledger (`agent.ledger`), whatever its end; `envelope.audit_ref` names it.
 `aask`/`aresume` are the same on an event loop; `astream`/`astream_resume` (and `stream`/`stream_resume`) yield
-progress events (agent/events.py) and end with one `EnvelopeEvent` carrying the same envelope.
+progress events (agent/runs/events.py) and end with one `EnvelopeEvent` carrying the same envelope.
 
-Every run is traced (agent/trace.py): its steps are kept in `STORE/traces.sqlite`, read back with
+Every run is traced (agent/runs/trace.py): its steps are kept in `STORE/traces.sqlite`, read back with
 `agent.trace(run_id)` (or `quotebound trace RUN_ID`); `principal` (an opaque caller identity, e.g. an API key's
 fingerprint) is recorded there only. With a `tracer_provider` (or `Settings.telemetry = "console"`) each run also
-emits OpenTelemetry spans (agent/telemetry.py).
+emits OpenTelemetry spans (agent/runs/telemetry.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Command, Overwrite
+from langgraph.types import Command, Overwrite, StreamMode
 from pydantic import TypeAdapter
 
 from quotebound.agent.audit import LedgerBackend, new_audit_ref, open_ledger
-from quotebound.agent.core.contracts import AskRequest, Envelope
+from quotebound.agent.core.contracts import AskRequest, Envelope, ErrorEnvelope, ResumeRequest
 from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
+from quotebound.agent.core.offline import default_cache_dir, prepare_tiktoken_cache
 from quotebound.agent.core.run_errors import error_code, error_envelope
 from quotebound.agent.core.settings import Settings
+from quotebound.agent.facade.replay import ReplayOutcome, replay
 from quotebound.agent.models.base import DraftingModel
-from quotebound.agent.runs.events import EnvelopeEvent, NodeEvent, ProgressEvent, node_summary, progress_event
-from quotebound.agent.runs.trace import RunRecorder, RunTrace
+from quotebound.agent.models.factory import make_model
+from quotebound.agent.runs.events import (
+    EnvelopeEvent,
+    NodeEvent,
+    ProgressEvent,
+    StreamEvent,
+    node_summary,
+    progress_event,
+)
+from quotebound.agent.runs.telemetry import make_telemetry
+from quotebound.agent.runs.trace import RunRecorder, RunTrace, plain
 from quotebound.agent.runs.trace_store import TraceStore
+from quotebound.graphs import RunContext, build_graph
+from quotebound.graphs.checkpoints import checkpoint_serde
 from quotebound.graphs.names import Node
+from quotebound.graphs.receipts import build_receipt
+from quotebound.graphs.state import RunState
+from quotebound.tools.policy_file import load_policy
+from quotebound.tools.store import Store
 
-_ENVELOPE: TypeAdapter[Any] = TypeAdapter(Envelope)
+_ENVELOPE: TypeAdapter[Envelope] = TypeAdapter(Envelope)
 # `updates` and `custom` make the progress events; `tasks` and `checkpoints` the run's trace.
-_STREAM_MODES: list[Any] = ["updates", "custom", "tasks", "checkpoints"]
+_STREAM_MODES: list[StreamMode] = ["updates", "custom", "tasks", "checkpoints"]
 _NODES = frozenset(node.value for node in Node)
 log = logging.getLogger(__name__)
 
@@ -52,8 +73,8 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class _Run:
     payload: Any  # the graph's input: a new run's state, or `Command(resume=...)`
-    config: dict[str, Any]
-    fallback: dict[str, Any]  # the state to record if the run fails before anything is checkpointed
+    config: RunnableConfig
+    fallback: RunState  # the state to record if the run fails before anything is checkpointed
     trace: RunTrace | None = None  # the run's trace so far (a resumed run continues it)
 
 
@@ -71,8 +92,36 @@ def _event(mode: str, chunk: Any, ended: dict[str, Any]) -> NodeEvent | Progress
             continue
         if isinstance(update, dict) and update.get("envelope") is not None:
             ended["envelope"] = update["envelope"]
-        return NodeEvent(node=node, summary=node_summary(node, update if isinstance(update, dict) else None))
+        return NodeEvent(node=node, summary=node_summary(node, plain(update) if isinstance(update, dict) else None))
     return None
+
+
+_Request = TypeVar("_Request", AskRequest, ResumeRequest)
+
+
+def _ended(envelope: Envelope | None) -> Envelope:
+    if envelope is None:  # every drive's stream ends with an EnvelopeEvent (`_stream`, `_astream`)
+        raise RuntimeError("the run's stream ended without an envelope")
+    return envelope
+
+
+def _validated(model: type[_Request], data: object) -> _Request:
+    try:
+        return model.model_validate(data)
+    except ValueError as exc:  # pydantic's ValidationError: the caller's request is at fault
+        raise CallerError(ErrorCode.BAD_REQUEST, str(exc)) from exc
+
+
+def _ask_request(request: AskRequest | str) -> AskRequest:
+    """The request to run: a bare string is the question. A request object is validated again (one built with
+    `model_construct` skipped its checks), so any bad request is a `CallerError` before anything runs."""
+    if isinstance(request, str):
+        return _validated(AskRequest, {"question": request})
+    return _validated(AskRequest, request.model_dump() if isinstance(request, AskRequest) else request)
+
+
+def _resume_request(request: ResumeRequest) -> ResumeRequest:
+    return _validated(ResumeRequest, request.model_dump() if isinstance(request, ResumeRequest) else request)
 
 
 class _SqliteSaver(SqliteSaver):
@@ -82,7 +131,7 @@ class _SqliteSaver(SqliteSaver):
     async def aget_tuple(self, config: Any) -> Any:
         return await asyncio.to_thread(self.get_tuple, config)
 
-    async def alist(  # type: ignore[override]
+    async def alist(
         self, config: Any, *, filter: dict[str, Any] | None = None, before: Any = None, limit: int | None = None
     ) -> AsyncIterator[Any]:
         items = await asyncio.to_thread(lambda: list(self.list(config, filter=filter, before=before, limit=limit)))
@@ -116,19 +165,11 @@ class Agent:
         ledger: LedgerBackend | None = None,
         tracer_provider: Any = None,
     ) -> None:
-        from quotebound.agent.core.offline import default_cache_dir, prepare_tiktoken_cache
-        from quotebound.agent.models.factory import make_model
-        from quotebound.graphs import RunContext, build_graph
-        from quotebound.tools.policy_file import load_policy
-        from quotebound.tools.store import Store
-
         prepare_tiktoken_cache(default_cache_dir())
         self.settings = settings
         # The policy first: a bad policy file stops here, before anything is opened that would need closing.
         resolved_policy = policy or load_policy(settings)
         # Telemetry too (`telemetry=console` without opentelemetry-sdk installed stops here).
-        from quotebound.agent.runs.telemetry import make_telemetry
-
         self.telemetry, self._owned_tracer_provider = make_telemetry(tracer_provider, settings.telemetry)
         self.store = Store(settings)
         try:
@@ -146,7 +187,7 @@ class Agent:
             raise OperatorError(
                 ErrorCode.MISCONFIGURED, f"model {self.model.model_id!r} has no `model_version` (receipts record it)"
             )
-        self._owned_saver = None
+        self._owned_saver: sqlite3.Connection | None = None
         if checkpointer is None:
             checkpointer = self._sqlite_saver(Path(settings.store) / "checkpoints.sqlite")
         self.graph = build_graph(settings, checkpointer=checkpointer)
@@ -173,15 +214,13 @@ class Agent:
             log.error("the trace store in %s cannot be opened: runs are not traced", settings.store, exc_info=True)
             return None
 
-    def _sqlite_saver(self, path: Path) -> Any:
-        import sqlite3
-
+    def _sqlite_saver(self, path: Path) -> _SqliteSaver:
         connection = sqlite3.connect(path, check_same_thread=False)
         self._owned_saver = connection
-        return _SqliteSaver(connection)
+        return _SqliteSaver(connection, serde=checkpoint_serde())
 
     @staticmethod
-    def _config(session_id: str) -> dict[str, Any]:
+    def _config(session_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": session_id}, "recursion_limit": 60}
 
     # --- one run, whichever way it is driven -------------------------------------------------------------
@@ -189,23 +228,9 @@ class Agent:
     # `_resumed_run`; every driver ends through `_finish` or `_failed`, so sync, async and streamed runs get the
     # same validation, envelopes and receipts.
 
-    def _new_run(
-        self,
-        question: str,
-        session_id: str | None,
-        role: str,
-        labels: list[str] | None,
-        context: dict[str, str] | None,
-        principal: str | None = None,
-    ) -> _Run:
-        try:
-            request = AskRequest(
-                question=question, session_id=session_id, role=role, labels=labels or [], context=context or {}
-            )
-        except ValueError as exc:
-            raise CallerError(ErrorCode.BAD_REQUEST, str(exc)) from exc
+    def _new_run(self, request: AskRequest, principal: str | None = None) -> _Run:
         session = request.session_id or uuid.uuid4().hex
-        state: dict[str, Any] = {
+        state: RunState = {
             "run_id": uuid.uuid4().hex,
             "question": request.question,
             "role": request.role,
@@ -225,7 +250,7 @@ class Agent:
             "envelope": None,
         }
         # A new run on the session's thread: the per-run lists restart instead of adding to the last run's.
-        payload = {**state, "path": Overwrite([]), "tool_calls": Overwrite([])}
+        payload: dict[str, Any] = {**state, "path": Overwrite([]), "tool_calls": Overwrite([])}
         trace = RunTrace(
             run_id=state["run_id"],
             session_id=session,
@@ -238,11 +263,12 @@ class Agent:
         return _Run(payload, self._config(session), state, trace)
 
     def _resumed_run(
-        self, session_id: str, replies: dict[str, str], snapshot: Any, principal: str | None, trace: RunTrace | None
+        self, request: ResumeRequest, snapshot: Any, principal: str | None, trace: RunTrace | None
     ) -> _Run:
+        session_id, replies = request.session_id, dict(request.replies)
         if not snapshot.interrupts:
             raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
-        values = dict(snapshot.values)
+        values: RunState = snapshot.values
         if trace is None or trace.run_id != values.get("run_id"):  # its trace was lost: start one from the state
             trace = RunTrace(
                 run_id=str(values.get("run_id") or ""),
@@ -285,30 +311,30 @@ class Agent:
         except Exception:
             log.error("the trace of run %s could not be written", trace.run_id, exc_info=True)
 
-    def _finish(self, result: dict[str, Any]) -> Any:
+    def _finish(self, result: dict[str, Any]) -> Envelope:
         interrupts = result.get("__interrupt__") or []
         if interrupts:
             return _ENVELOPE.validate_python(interrupts[0].value)
         return _ENVELOPE.validate_python(result["envelope"])
 
-    def _run(self, run: _Run) -> Any:
+    def _run(self, run: _Run) -> Envelope:
         """Drive the graph to its end; any failure becomes an error envelope with its own receipt. A node whose
         receipt could not be written raised before its envelope left it, so no answer ships without its audit
         trail. (`_stream` without the events: the trace's chunks come from the same stream.)"""
-        envelope = None
+        envelope: Envelope | None = None
         for event in self._stream(run):
             if isinstance(event, EnvelopeEvent):
                 envelope = event.envelope
-        return envelope
+        return _ended(envelope)
 
-    async def _arun(self, run: _Run) -> Any:
-        envelope = None
+    async def _arun(self, run: _Run) -> Envelope:
+        envelope: Envelope | None = None
         async for event in self._astream(run):
             if isinstance(event, EnvelopeEvent):
                 envelope = event.envelope
-        return envelope
+        return _ended(envelope)
 
-    def _stream(self, run: _Run) -> Iterator[Any]:
+    def _stream(self, run: _Run) -> Iterator[StreamEvent]:
         ended: dict[str, Any] = {}
         recorder = self._recorder(run)
         saved = False
@@ -332,7 +358,7 @@ class Agent:
             if not saved:  # the caller stopped reading the stream: keep what ran
                 self._save_trace(recorder, None)
 
-    async def _astream(self, run: _Run) -> AsyncIterator[Any]:
+    async def _astream(self, run: _Run) -> AsyncIterator[StreamEvent]:
         ended: dict[str, Any] = {}
         recorder = self._recorder(run)
         saved = False
@@ -358,21 +384,19 @@ class Agent:
             if not saved:  # the caller stopped reading the stream (or was cancelled): keep what ran
                 self._save_trace(recorder, None)
 
-    def _snapshot(self, config: dict[str, Any]) -> Any:
+    def _snapshot(self, config: RunnableConfig) -> Any:
         try:
             return self.graph.get_state(config)
         except Exception:  # the checkpointer may be what failed
             return None
 
-    async def _asnapshot(self, config: dict[str, Any]) -> Any:
+    async def _asnapshot(self, config: RunnableConfig) -> Any:
         try:
             return await self.graph.aget_state(config)
         except Exception:
             return None
 
-    def _failed(self, exc: Exception, run: _Run, snapshot: Any) -> Any:
-        from quotebound.graphs.receipts import build_receipt
-
+    def _failed(self, exc: Exception, run: _Run, snapshot: Any) -> ErrorEnvelope:
         fallback = run.fallback
         code = error_code(exc)
         state, error_at = self._state_at_failure(snapshot, fallback)
@@ -380,7 +404,7 @@ class Agent:
         run_id = str(state.get("run_id") or fallback.get("run_id") or uuid.uuid4().hex)
         latency = (time.time() - float(state.get("started_at") or time.time())) * 1000
 
-        def envelope_for(code: ErrorCode) -> Any:
+        def envelope_for(code: ErrorCode) -> ErrorEnvelope:
             return error_envelope(
                 code, audit_ref=audit_ref, run_id=run_id, model_id=self.model.model_id, latency_ms=round(latency, 1)
             )
@@ -393,7 +417,7 @@ class Agent:
         try:
             receipt = build_receipt(
                 self.context, {**state, "run_id": run_id}, envelope.model_dump(mode="json"), error_at=error_at
-            )  # type: ignore[arg-type]
+            )
             self.ledger.append(audit_ref, run_id, receipt.model_dump(mode="json"))
         except Exception as audit_exc:
             log.error("the error receipt %s of run %s could not be written", audit_ref, run_id, exc_info=audit_exc)
@@ -401,12 +425,12 @@ class Agent:
         return envelope
 
     @staticmethod
-    def _state_at_failure(snapshot: Any, fallback: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def _state_at_failure(snapshot: Any, fallback: RunState) -> tuple[RunState, list[str]]:
         """The last state checkpointed for this run and the node(s) that failed; the run's input if there is none
         (or the checkpointer could not be read)."""
         if snapshot is None:
             return fallback, []
-        values = dict(snapshot.values)
+        values: RunState = snapshot.values
         if values.get("run_id") != fallback.get("run_id"):
             return fallback, []
         failed = [task.name for task in snapshot.tasks if task.error is not None]
@@ -414,100 +438,65 @@ class Agent:
 
     # --- the public API --------------------------------------------------------------------------------------
 
-    def ask(
-        self,
-        question: str,
-        *,
-        session_id: str | None = None,
-        role: str = "public",
-        labels: list[str] | None = None,
-        context: dict[str, str] | None = None,
-        principal: str | None = None,
-    ) -> Any:
+    def ask(self, request: AskRequest | str, *, principal: str | None = None) -> Envelope | ErrorEnvelope:
         """Run one question to a terminal (answer or abstain) or to a clarify pause; returns the envelope. A run
-        that fails (the audit ledger cannot record it, the store breaks) returns an `ErrorEnvelope` instead."""
-        return self._run(self._new_run(question, session_id, role, labels, context, principal))
+        that fails (the audit ledger cannot record it, the store breaks) returns an `ErrorEnvelope` instead. A bare
+        string is `AskRequest(question=...)`; a request that fails validation raises `CallerError`."""
+        return self._run(self._new_run(_ask_request(request), principal))
 
-    def resume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Any:
-        """Answer the clarify questions of the paused run in `session_id`."""
-        snapshot = self.graph.get_state(self._config(session_id))
-        return self._run(self._resumed_run(session_id, replies, snapshot, principal, self._stored_trace(snapshot)))
+    def resume(self, request: ResumeRequest, *, principal: str | None = None) -> Envelope | ErrorEnvelope:
+        """Answer the clarify questions of the paused run in `request.session_id` (`CallerError` if none is)."""
+        request = _resume_request(request)
+        snapshot = self.graph.get_state(self._config(request.session_id))
+        return self._run(self._resumed_run(request, snapshot, principal, self._stored_trace(snapshot)))
 
-    async def aask(
-        self,
-        question: str,
-        *,
-        session_id: str | None = None,
-        role: str = "public",
-        labels: list[str] | None = None,
-        context: dict[str, str] | None = None,
-        principal: str | None = None,
-    ) -> Any:
+    async def aask(self, request: AskRequest | str, *, principal: str | None = None) -> Envelope | ErrorEnvelope:
         """`ask` on the event loop (the graph's `astream`): the same envelopes, errors, receipts and traces."""
-        return await self._arun(self._new_run(question, session_id, role, labels, context, principal))
+        return await self._arun(self._new_run(_ask_request(request), principal))
 
-    async def aresume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Any:
+    async def aresume(self, request: ResumeRequest, *, principal: str | None = None) -> Envelope | ErrorEnvelope:
         """`resume` on the event loop."""
-        snapshot = await self.graph.aget_state(self._config(session_id))
+        request = _resume_request(request)
+        snapshot = await self.graph.aget_state(self._config(request.session_id))
         trace = await asyncio.to_thread(self._stored_trace, snapshot)
-        return await self._arun(self._resumed_run(session_id, replies, snapshot, principal, trace))
+        return await self._arun(self._resumed_run(request, snapshot, principal, trace))
 
-    async def astream(
-        self,
-        question: str,
-        *,
-        session_id: str | None = None,
-        role: str = "public",
-        labels: list[str] | None = None,
-        context: dict[str, str] | None = None,
-        principal: str | None = None,
-    ) -> AsyncIterator[Any]:
-        """`ask`, streamed: `NodeEvent`s and `ProgressEvent`s as the run goes (agent/events.py), then exactly one
-        `EnvelopeEvent` with the envelope `ask` would return (a clarify pause and an error too). A bad request
+    async def astream(self, request: AskRequest | str, *, principal: str | None = None) -> AsyncIterator[StreamEvent]:
+        """`ask`, streamed: `NodeEvent`s and `ProgressEvent`s as the run goes (agent/runs/events.py), then exactly
+        one `EnvelopeEvent` with the envelope `ask` would return (a clarify pause and an error too). A bad request
         raises `CallerError` before the first event."""
-        async for event in self._astream(self._new_run(question, session_id, role, labels, context, principal)):
+        async for event in self._astream(self._new_run(_ask_request(request), principal)):
             yield event
 
     async def astream_resume(
-        self, session_id: str, replies: dict[str, str], *, principal: str | None = None
-    ) -> AsyncIterator[Any]:
+        self, request: ResumeRequest, *, principal: str | None = None
+    ) -> AsyncIterator[StreamEvent]:
         """`resume`, streamed like `astream`."""
-        snapshot = await self.graph.aget_state(self._config(session_id))
+        request = _resume_request(request)
+        snapshot = await self.graph.aget_state(self._config(request.session_id))
         trace = await asyncio.to_thread(self._stored_trace, snapshot)
-        async for event in self._astream(self._resumed_run(session_id, replies, snapshot, principal, trace)):
+        async for event in self._astream(self._resumed_run(request, snapshot, principal, trace)):
             yield event
 
-    def stream(
-        self,
-        question: str,
-        *,
-        session_id: str | None = None,
-        role: str = "public",
-        labels: list[str] | None = None,
-        context: dict[str, str] | None = None,
-        principal: str | None = None,
-    ) -> Iterator[Any]:
+    def stream(self, request: AskRequest | str, *, principal: str | None = None) -> Iterator[StreamEvent]:
         """`astream` for synchronous code."""
-        yield from self._stream(self._new_run(question, session_id, role, labels, context, principal))
+        yield from self._stream(self._new_run(_ask_request(request), principal))
 
-    def stream_resume(self, session_id: str, replies: dict[str, str], *, principal: str | None = None) -> Iterator[Any]:
+    def stream_resume(self, request: ResumeRequest, *, principal: str | None = None) -> Iterator[StreamEvent]:
         """`astream_resume` for synchronous code."""
-        snapshot = self.graph.get_state(self._config(session_id))
-        yield from self._stream(
-            self._resumed_run(session_id, replies, snapshot, principal, self._stored_trace(snapshot))
-        )
+        request = _resume_request(request)
+        snapshot = self.graph.get_state(self._config(request.session_id))
+        yield from self._stream(self._resumed_run(request, snapshot, principal, self._stored_trace(snapshot)))
 
     # --- traces ----------------------------------------------------------------------------------------------
 
-    def replay(self, run_id: str, from_node: str | None = None) -> Any:
+    def replay(self, run_id: str, from_node: str | None = None) -> ReplayOutcome:
         """Re-run `run_id` from the checkpoint before `from_node` (default: its first node) in a new thread, with
-        this agent's model, policy and corpus; returns a `ReplayOutcome` (agent/replay.py): the new envelope (its
+        this agent's model, policy and corpus; returns a `ReplayOutcome` (agent/facade/replay.py): the new envelope (its
         own run_id, receipt and trace) and what changed versus the original run."""
-        from quotebound.agent.facade.replay import replay
-
         return replay(self, run_id, from_node)
 
-    def _replay_run(self, thread: str, values: dict[str, Any], original: RunTrace) -> Any:
+    def _replay_run(self, thread: str, values: dict[str, Any], original: RunTrace) -> Envelope:
         """Drive the graph on `thread` from the checkpoint a replay put there (`values` is its state)."""
         trace = RunTrace(
             run_id=str(values["run_id"]),
@@ -518,10 +507,11 @@ class Agent:
             question=original.question,
             started_at=float(values["started_at"]),
         )
-        return self._run(_Run(None, self._config(thread), values, trace))
+        # the checkpoint's channel values: the run's state (beside LangGraph's own channels, which nothing reads)
+        return self._run(_Run(None, self._config(thread), cast(RunState, values), trace))
 
     def trace(self, run_id: str) -> RunTrace | None:
-        """The steps of run `run_id` (agent/trace.py), None for a run this store never traced. Blocking: on an
+        """The steps of run `run_id` (agent/runs/trace.py), None for a run this store never traced. Blocking: on an
         event loop call it through `asyncio.to_thread`."""
         if self.traces is None:
             return None

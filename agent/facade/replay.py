@@ -13,9 +13,14 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from quotebound.agent.core.errors import CallerError, ErrorCode
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointMetadata
+from langgraph.types import StateSnapshot
+
+from quotebound.agent.core.contracts import Envelope
+from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
 from quotebound.agent.runs.trace import RunTrace
 
 if TYPE_CHECKING:
@@ -29,13 +34,13 @@ class ReplayOutcome:
     checkpoint_id: str  # the original checkpoint the replay started from
     run_id: str  # the replay's own run
     session_id: str  # its new thread
-    envelope: Any
+    envelope: Envelope
     changes: dict[str, Any]
 
 
-def _checkpoint_before(agent: Agent, trace: RunTrace, node: str) -> Any:
+def _checkpoint_before(agent: Agent, trace: RunTrace, node: str) -> StateSnapshot | None:
     """The first snapshot of the run whose next task is `node`: the state just before the node first ran."""
-    config = {"configurable": {"thread_id": trace.session_id}}
+    config: RunnableConfig = {"configurable": {"thread_id": trace.session_id}}
     found = None
     for snapshot in agent.graph.get_state_history(config):  # newest first
         values = snapshot.values or {}
@@ -55,21 +60,24 @@ def replay(agent: Agent, run_id: str, from_node: str | None = None) -> ReplayOut
         raise CallerError(
             ErrorCode.BAD_REQUEST, f"run {run_id} never ran {node!r}; its nodes: {', '.join(dict.fromkeys(ran))}"
         )
+    saver = agent.graph.checkpointer
+    if not isinstance(saver, BaseCheckpointSaver):
+        raise OperatorError(ErrorCode.MISCONFIGURED, "replay needs the agent's checkpointer, and it has none")
     snapshot = _checkpoint_before(agent, original, node)
-    if snapshot is None:
+    source = saver.get_tuple(snapshot.config) if snapshot is not None else None
+    if source is None:
         raise CallerError(
             ErrorCode.BAD_REQUEST,
             f"the checkpoints of run {run_id} are gone (its session was deleted?); replay needs the one before {node}",
         )
-    saver = agent.graph.checkpointer
-    source = saver.get_tuple(snapshot.config)
     new_run = uuid.uuid4().hex
     thread = f"replay-{new_run}"
-    checkpoint = dict(source.checkpoint)
+    checkpoint = source.checkpoint.copy()
     values = dict(checkpoint.get("channel_values") or {})
     values.update({"run_id": new_run, "started_at": time.time(), "session_id": thread})
     checkpoint["channel_values"] = values
-    metadata = {**(source.metadata or {}), "source": "fork", "replay_of": run_id}
+    # `replay_of` is a key of our own: LangGraph keeps extra metadata keys, its TypedDict does not name them.
+    metadata = cast(CheckpointMetadata, {**(source.metadata or {}), "source": "fork", "replay_of": run_id})
     saver.put(
         {"configurable": {"thread_id": thread, "checkpoint_ns": ""}},
         checkpoint,

@@ -1,13 +1,14 @@
-"""Conflict detection (hoa §3.3): values of one key that differ beyond tolerance, in facts and in the bundles.
+"""Conflict detection: values of one key that differ beyond tolerance, in facts and in the bundles.
 
-Pure functions over text; `checks.py` turns what they find into findings.
+Pure functions over text; the two conflict rules (`rules/conflicts_reported.py`, `rules/conflicts_in_bundles.py`)
+turn what they find into findings. When are two values different?
 
 - numbers (money and plain numbers together): relative delta above `tolerance_pct` (default 1.0%);
 - percentages: the same, among percentages only;
 - dates: any difference of the ISO value;
 - strings: casefolded, whitespace collapsed, Levenshtein distance above `STRING_EPSILON`;
-- values of different kinds cannot be compared numerically, so (hoa: "if units unverifiable, compare as
-  strings") they are distinct unless their texts agree.
+- values of different kinds cannot be compared numerically (their units cannot be checked), so they are
+  distinct unless their texts agree.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
 
-from quotebound.agent.core.contracts import ConflictValue, EvidenceBundle, Locator
+from quotebound.agent.core.contracts import ConflictValue, Draft, EvidenceBundle, Fact, Locator
 from quotebound.agent.gate.tokens import Token, extract_tokens, value_token
 
 STRING_EPSILON = 2  # edits tolerated before two names count as different ("Acme Corp" vs "Acme Corp.")
@@ -239,3 +240,29 @@ def flagged_lines(flagged: Mapping[str, Sequence[str]] | None) -> FlaggedLines:
                 continue
             lines.update((source_id, span.page, n) for n in range(span.line_start, span.line_end + 1))
     return frozenset(lines)
+
+
+def fact_value(fact: Fact) -> Value | None:
+    """The value a fact states for its key: `value` when given, else the first figure or date of its text.
+    Calc facts are derived, not stated, so they state none."""
+    if fact.calc is not None or not fact.key:
+        return None
+    if fact.value is not None and fact.value.strip():
+        return parse_value(fact.value)
+    token = value_token(fact.text)
+    return Value(token.text, token.kind, token) if token is not None else None
+
+
+def group_key(key: str) -> str:
+    """Keys naming the same words in another order ("assessment monthly") are one key."""
+    return " ".join(sorted(key_words(key))) or " ".join(key.casefold().split())
+
+
+def keyed_values(draft: Draft) -> dict[str, list[tuple[int, Value]]]:
+    """(fact index, value) of every fact that states a value for its key, grouped by `group_key`."""
+    groups: dict[str, list[tuple[int, Value]]] = {}
+    for i, fact in enumerate(draft.evidence.facts):
+        value = fact_value(fact)
+        if value is not None and fact.key:
+            groups.setdefault(group_key(fact.key), []).append((i, value))
+    return groups

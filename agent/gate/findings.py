@@ -26,7 +26,7 @@ class FindingCode(StrEnum):
     CLARIFY_TIMEOUT_NOT_REPORTED = "clarify_timeout_not_reported"
     INSTRUCTIONAL_SUPPORT = "instructional_support"
     UNGROUNDED_TEXT = "ungrounded_text"  # shown words found in neither the question nor the cited documents
-    SECONDARY_ONLY = "secondary_only"  # hoa §3.5: annotate, never block
+    SECONDARY_ONLY = "secondary_only"  # annotate, never block: the fact is still quoted, just weaker
     USER_GUARD = "user_guard"  # a caller's own guardrails-ai Guard failed
 
 

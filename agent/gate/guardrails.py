@@ -28,6 +28,7 @@ import contextvars
 import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -46,8 +47,6 @@ with warnings.catch_warnings():
     from guardrails import Guard
     from guardrails.validator_base import FailResult, PassResult, ValidationResult, Validator, register_validator
 
-_INPUTS = ("ctx", "bundles", "gate", "flagged", "conflict_tolerance_pct")
-
 
 def _as_draft(value: Any) -> Draft:
     if isinstance(value, Draft):
@@ -57,7 +56,22 @@ def _as_draft(value: Any) -> Draft:
     return Draft.model_validate(value)
 
 
-class GateValidator(Validator):
+@dataclass(frozen=True)
+class GateArgs:
+    """The gate's inputs a validator was built with (`validate_draft`'s keywords); metadata may replace each."""
+
+    ctx: ToolContext | None = None
+    bundles: Sequence[EvidenceBundle] = ()
+    gate: GateStatus = "proceed"
+    flagged: Mapping[str, Sequence[str]] | None = None
+    conflict_tolerance_pct: float = 1.0
+
+
+_INPUTS = tuple(f.name for f in fields(GateArgs))
+
+
+# guardrails ships no type information, so `Validator` is Any to the type checker: nothing to subclass more precisely.
+class GateValidator(Validator):  # type: ignore[misc]
     """Runs the gate and fails on the blocking findings whose code is in `codes` (all codes when empty)."""
 
     codes: frozenset[FindingCode] = frozenset()
@@ -73,25 +87,25 @@ class GateValidator(Validator):
         **kwargs: Any,
     ) -> None:
         super().__init__(on_fail=on_fail, **kwargs)
-        self._inputs: dict[str, Any] = {
-            "ctx": ctx,
-            "bundles": list(bundles),
-            "gate": gate,
-            "flagged": flagged,
-            "conflict_tolerance_pct": conflict_tolerance_pct,
-        }
+        self._args = GateArgs(ctx, list(bundles), gate, flagged, conflict_tolerance_pct)
 
     def findings(self, value: Any, metadata: Mapping[str, Any]) -> list[Finding]:
         """The blocking findings of this validator's rule (a `SCHEMA` finding when `value` is not a Draft)."""
-        inputs = {**self._inputs, **{k: metadata[k] for k in _INPUTS if k in metadata}}
-        ctx = inputs.pop("ctx")
-        if not isinstance(ctx, ToolContext):
+        args = replace(self._args, **{k: metadata[k] for k in _INPUTS if k in metadata})
+        if not isinstance(args.ctx, ToolContext):
             raise TypeError(f"{type(self).__name__} needs `ctx` (a ToolContext), as an argument or in metadata")
         try:
             draft = _as_draft(value)
         except (ValidationError, ValueError) as exc:
             return [Finding(code=FindingCode.SCHEMA, message=f"not a Draft: {exc}")]
-        report = validate_draft(draft, ctx=ctx, **inputs)
+        report = validate_draft(
+            draft,
+            bundles=args.bundles,
+            ctx=args.ctx,
+            gate=args.gate,
+            flagged=args.flagged,
+            conflict_tolerance_pct=args.conflict_tolerance_pct,
+        )
         return [f for f in report.findings if f.blocking and (not self.codes or f.code in self.codes)]
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
@@ -111,7 +125,7 @@ class QuoteboundGate(GateValidator):
 
 @register_validator(name="quotebound/citations", data_type="string")
 class CitationsVerified(GateValidator):
-    """hoa §3.2 and "no citations => abstain": supports exist, sources readable, locators real, quotes verbatim."""
+    """Supports exist (an answer citing nothing abstains), sources are readable, locators real, quotes verbatim."""
 
     codes = frozenset(
         {
@@ -127,33 +141,35 @@ class CitationsVerified(GateValidator):
 
 @register_validator(name="quotebound/span_alignment", data_type="string")
 class SpanAligned(GateValidator):
-    """hoa §3.1: every number, date and § token shown is in a verified quote or a recomputed calc."""
+    """Every number, date and section token shown is in a verified quote or a recomputed calc."""
 
     codes = frozenset({FindingCode.UNSUPPORTED_TOKEN})
 
 
 @register_validator(name="quotebound/calc", data_type="string")
 class CalcRecomputed(GateValidator):
+    """A derived number equals the gate's recomputation, and its operands are quoted."""
+
     codes = frozenset({FindingCode.CALC_MISMATCH, FindingCode.CALC_OPERAND_UNQUOTED})
 
 
 @register_validator(name="quotebound/conflicts", data_type="string")
 class ConflictsReported(GateValidator):
-    """hoa §3.3: disagreeing values are listed, and listed conflicts are real."""
+    """Disagreeing values are listed, and listed conflicts are real."""
 
     codes = frozenset({FindingCode.CONFLICT_OMITTED, FindingCode.CONFLICT_VALUE_UNQUOTED})
 
 
 @register_validator(name="quotebound/clarify", data_type="string")
 class ClarifyEnforced(GateValidator):
-    """hoa §3.4."""
+    """No answer while a clarification is pending; after its timeout, an explicit insufficient-evidence report."""
 
     codes = frozenset({FindingCode.CLARIFY_REQUIRED, FindingCode.CLARIFY_TIMEOUT_NOT_REPORTED})
 
 
 @register_validator(name="quotebound/no_instructional_support", data_type="string")
 class NoInstructionalSupport(GateValidator):
-    """cpack §3: instructional text is never evidence."""
+    """Instructional text (possible prompt injection) is never evidence."""
 
     codes = frozenset({FindingCode.INSTRUCTIONAL_SUPPORT})
 

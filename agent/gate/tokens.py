@@ -1,5 +1,6 @@
-"""The tokens an answer must copy from its quotes (hoa §3.1): numbers, money, percentages, dates, clock times,
-§ tokens, codes.
+"""The tokens an answer must copy from its quotes: numbers, money, percentages, dates, clock times, section
+tokens (§ 4.2), codes. These are what a reader acts on and what a model most easily gets wrong, so each one
+shown must be found in a verified quote.
 
 Normalization (what counts as "the same token"):
 

@@ -77,8 +77,8 @@ class ChatModel:
         provider, sep, model = spec.removeprefix("chat:").partition(":")
         if not spec.startswith("chat:") or not sep or not provider or not model:
             raise CallerError(ErrorCode.BAD_REQUEST, f"bad model spec {spec!r}: expected 'chat:<provider>:<model>'")
-        try:
-            from langchain.chat_models import init_chat_model
+        try:  # optional: only `chat:` specs need langchain (not a dependency), absent from the dev environment
+            from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
 
             llm = init_chat_model(model, model_provider=provider, timeout=timeout_s, max_retries=HTTP_RETRIES)
         except (ImportError, ValueError) as exc:
@@ -94,7 +94,7 @@ class ChatModel:
         match = _OPENAI_SPEC.match(spec)
         if match is None:
             raise CallerError(ErrorCode.BAD_REQUEST, f"bad model spec {spec!r}: expected 'openai:<model>@<base_url>'")
-        try:
+        try:  # heavy (the OpenAI SDK and instructor): only `openai:` specs need them
             import httpx
             import instructor
             from langchain_openai import ChatOpenAI
@@ -206,7 +206,7 @@ class ChatModel:
         )
 
     def _instructor_draft(self, messages: list[BaseMessage], reply: AIMessage) -> Draft:
-        from instructor.core import InstructorRetryException
+        from instructor.core import InstructorRetryException  # heavy: only the instructor path needs it
 
         if not _requested(reply):
             try:  # the model may already have answered with a valid Draft: no need for another round trip

@@ -9,18 +9,16 @@ from __future__ import annotations
 from quotebound.agent.core.errors import CallerError, ErrorCode
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel
+from quotebound.agent.models.chat import ChatModel
+from quotebound.agent.models.extractive import ExtractiveModel
 
 
 def make_model(spec: DraftingModel | str, settings: Settings) -> DraftingModel:
     if not isinstance(spec, str):
         return spec
     if spec == "extractive":
-        from quotebound.agent.models.extractive import ExtractiveModel
-
         return ExtractiveModel()
     if spec.startswith(("chat:", "openai:")):
-        from quotebound.agent.models.chat import ChatModel
-
         return ChatModel.from_spec(spec, settings)
     raise CallerError(
         ErrorCode.BAD_REQUEST,

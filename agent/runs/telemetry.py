@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from quotebound.agent.runs.trace import RunTrace, TraceStep
+from quotebound.agent.core.errors import ErrorCode, OperatorError
+from quotebound.agent.runs.trace import RunTrace, TraceStep
 
 log = logging.getLogger(__name__)
 TRACER_NAME = "quotebound"
@@ -31,12 +31,10 @@ def _ns(seconds: float) -> int:
 
 def console_provider(stream: Any = None) -> Any:
     """An SDK TracerProvider exporting every span to `stream` (stderr by default) as it ends."""
-    try:
+    try:  # optional (quotebound[telemetry]): imported only when telemetry is on
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
     except ImportError as exc:
-        from quotebound.agent.core.errors import ErrorCode, OperatorError
-
         raise OperatorError(
             ErrorCode.MISCONFIGURED, "telemetry=console needs opentelemetry-sdk: pip install 'quotebound[telemetry]'"
         ) from exc
@@ -50,7 +48,7 @@ class RunTelemetry:
     breaks a run."""
 
     def __init__(self, tracer_provider: Any) -> None:
-        from opentelemetry import trace as trace_api
+        from opentelemetry import trace as trace_api  # optional (quotebound[telemetry]): only when telemetry is on
 
         self._api = trace_api
         self.tracer = tracer_provider.get_tracer(TRACER_NAME)

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from quotebound.agent.core.run_errors import error_code
+
 log = logging.getLogger(__name__)
 
 TraceStatus = Literal["answer", "abstain", "clarify", "error", "running"]
@@ -101,6 +103,18 @@ def _clip_value(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list | tuple):
         return [_clip_value(v, depth + 1) for v in list(value)[:20]]
     return clip(repr(value), 80)
+
+
+def plain(value: Any) -> Any:
+    """`value` with every pydantic model in it dumped to JSON data: the graph's state holds typed records, and
+    the summaries below (and telemetry) read mappings, whichever shape a node wrote."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
 
 
 def result_summary(result: Any, limit: int = MAX_RESULT) -> str | None:
@@ -241,8 +255,6 @@ def _tool_calls(update: Mapping[str, Any]) -> list[TraceToolCall]:
 
 
 def _error_code(error: Any) -> str:
-    from quotebound.agent.core.run_errors import error_code
-
     if isinstance(error, BaseException):
         return error_code(error).value
     return "internal_error"
@@ -250,7 +262,7 @@ def _error_code(error: Any) -> str:
 
 def envelope_status(envelope: Mapping[str, Any] | None) -> TraceStatus:
     status = (envelope or {}).get("status")
-    return status if status in ("answer", "abstain", "clarify", "error") else "running"  # type: ignore[return-value]
+    return status if status in ("answer", "abstain", "clarify", "error") else "running"
 
 
 # --- the recorder ---------------------------------------------------------------------------------------------
@@ -265,7 +277,7 @@ class _Open:
 
 class RunRecorder:
     """Builds the trace of one drive of the graph from its stream chunks. It never raises into the run: a chunk
-    it cannot read is logged and skipped. `telemetry` (agent/telemetry.py), if given, gets each finished step."""
+    it cannot read is logged and skipped. `telemetry` (agent/runs/telemetry.py), if given, gets each finished step."""
 
     def __init__(self, trace: RunTrace, nodes: frozenset[str], telemetry: Any = None) -> None:
         self.trace = trace
@@ -302,11 +314,12 @@ class RunRecorder:
         task_id = str(chunk.get("id"))
         node = str(chunk["name"])
         if "result" not in chunk:  # a task starts (a task's end always carries `result`, an error's too)
-            self._open[task_id] = _Open(node, time.time(), time.perf_counter(), input_summary(node, chunk.get("input")))
+            summary = input_summary(node, plain(chunk.get("input")))
+            self._open[task_id] = _Open(node, time.time(), time.perf_counter(), summary)
             return
         opened = self._open.pop(task_id, None) or _Open(node, time.time(), time.perf_counter(), {})
         update = chunk.get("result") if isinstance(chunk.get("result"), Mapping) else self._updates.get(node)
-        update = update if isinstance(update, Mapping) else {}
+        update = plain(update) if isinstance(update, Mapping) else {}
         self._updates.pop(node, None)
         output = output_summary(node, update)
         if chunk.get("interrupts"):

@@ -44,7 +44,7 @@ receipt in the audit ledger (`audit_ref`). Errors are `{"error": {"code", "messa
 def create_app(agent: Agent, *, api_keys: ApiKeys | None = None) -> FastAPI:
     """The service over `agent` (which the caller keeps and closes). `api_keys` defaults to the agent's settings'
     keys (`Settings.api_keys`); with none, every caller is `public`."""
-    app = FastAPI(
+    app = _App(
         title="quotebound",
         version=__version__,
         description=DESCRIPTION,
@@ -63,22 +63,17 @@ def create_app(agent: Agent, *, api_keys: ApiKeys | None = None) -> FastAPI:
         return FileResponse(STATIC / "index.html", media_type="text/html", headers=_PAGE_HEADERS)
 
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
-    _optional_auth_in_openapi(app)
     return app
 
 
-def _optional_auth_in_openapi(app: FastAPI) -> None:
-    """Say in the OpenAPI document that a key is optional: each operation also accepts no key (role public)."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            document = build()
+class _App(FastAPI):
+    def openapi(self) -> dict[str, Any]:
+        """Say in the OpenAPI document that a key is optional: each operation also accepts no key (role public)."""
+        if self.openapi_schema is None:
+            document = super().openapi()
             for operations in document.get("paths", {}).values():
                 for operation in operations.values():
                     if isinstance(operation, dict) and operation.get("security") and {} not in operation["security"]:
                         operation["security"].append({})
-            app.openapi_schema = document
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
+            self.openapi_schema = document
+        return self.openapi_schema

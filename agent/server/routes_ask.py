@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from quotebound.agent.core.contracts import Envelope
+from quotebound.agent.core.contracts import AskRequest, Envelope, ResumeRequest
 from quotebound.agent.server.auth import Principal
 from quotebound.agent.server.deps import PrincipalDep, Service, ServiceDep
 from quotebound.agent.server.errors import ErrorBody, log
@@ -40,7 +40,23 @@ def _session(body: AskBody, principal: Principal) -> tuple[str, str]:
     return session_id, f"{principal.namespace}.{session_id}"
 
 
-def _envelope_json(envelope: Any, session_id: str) -> dict[str, Any]:
+def _ask_request(body: AskBody, thread: str, principal: Principal) -> AskRequest:
+    """The agent's request: the body's question and context, the caller's role and labels from their key. Built
+    unchecked: the agent validates it, and a bad one is its `CallerError` (a 422), as for any caller."""
+    return AskRequest.model_construct(
+        question=body.question,
+        session_id=thread,
+        role=principal.role,
+        labels=list(principal.labels),
+        context=dict(body.context or {}),
+    )
+
+
+def _resume_request(body: AskBody, thread: str) -> ResumeRequest:
+    return ResumeRequest.model_construct(session_id=thread, replies=dict(body.context or {}))
+
+
+def _envelope_json(envelope: Envelope, session_id: str) -> dict[str, Any]:
     data: dict[str, Any] = envelope.model_dump(mode="json")
     if data.get("status") == "clarify":
         data["session_id"] = session_id  # the caller's own id, not the namespaced thread
@@ -66,16 +82,9 @@ async def ask(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> JS
     session_id, thread = _session(body, principal)
     async with service.lock_for(thread):
         if body.context and await agent.apending(thread):
-            envelope = await agent.aresume(thread, dict(body.context), principal=principal.tag)
+            envelope = await agent.aresume(_resume_request(body, thread), principal=principal.tag)
         else:
-            envelope = await agent.aask(
-                body.question,
-                session_id=thread,
-                role=principal.role,
-                labels=list(principal.labels),
-                context=dict(body.context or {}),
-                principal=principal.tag,
-            )
+            envelope = await agent.aask(_ask_request(body, thread, principal), principal=principal.tag)
     data = _envelope_json(envelope, session_id)
     return JSONResponse(data, status_code=_status(data), headers={SESSION_HEADER: session_id})
 
@@ -104,16 +113,9 @@ async def _pump(service: Service, thread: str, body: AskBody, principal: Princip
     async with service.lock_for(thread):
         try:
             if body.context and await agent.apending(thread):
-                events = agent.astream_resume(thread, dict(body.context), principal=principal.tag)
+                events = agent.astream_resume(_resume_request(body, thread), principal=principal.tag)
             else:
-                events = agent.astream(
-                    body.question,
-                    session_id=thread,
-                    role=principal.role,
-                    labels=list(principal.labels),
-                    context=dict(body.context or {}),
-                    principal=principal.tag,
-                )
+                events = agent.astream(_ask_request(body, thread, principal), principal=principal.tag)
             async for event in events:
                 started = True
                 await queue.put(event)

@@ -29,9 +29,11 @@ from quotebound.tools.resolve_evidence import resolve_evidence
 
 router = APIRouter()
 
-_401 = {401: {"model": ErrorBody, "description": "unknown API key"}}
-_404 = {404: {"model": ErrorBody, "description": "nothing the caller may read by that name"}}
-_422 = {422: {"model": ErrorBody, "description": "a malformed path parameter"}}
+# FastAPI's `responses` type: status code -> OpenAPI response fields.
+Responses = dict[int | str, dict[str, Any]]
+_401: Responses = {401: {"model": ErrorBody, "description": "unknown API key"}}
+_404: Responses = {404: {"model": ErrorBody, "description": "nothing the caller may read by that name"}}
+_422: Responses = {422: {"model": ErrorBody, "description": "a malformed path parameter"}}
 NOT_FOUND_RUN = ApiError(404, "not_found", "no such run")
 NOT_FOUND_RECEIPT = ApiError(404, "not_found", "no such receipt")
 FORBIDDEN_AUDIT = ApiError(403, "forbidden", "reading audit receipts needs a role the policy lets read audit")
@@ -40,7 +42,7 @@ FORBIDDEN_AUDIT = ApiError(403, "forbidden", "reading audit receipts needs a rol
 # --- evidence ----------------------------------------------------------------------------------------------
 
 
-# The shape of an EvidenceRef (agent/contracts.py); a source id that no source can have fails later, as a 404.
+# The shape of an EvidenceRef (agent/core/contracts.py); a source id that no source can have fails later, as a 404.
 REF_SHAPE = re.compile(r"^doc://[^#]{1,530}#p\.[1-9][0-9]{0,5} L[1-9][0-9]{0,6}(-L[1-9][0-9]{0,6})?$")
 BAD_REF = ApiError(422, "bad_request", "not an evidence ref: expected doc://<source_id>#p.<page> L<start>-L<end>")
 

@@ -157,7 +157,8 @@ def _innocent_line(lines: list[Line], attack_line: Line | None) -> Line | None:
     """The line an honest model would quote: the first with a figure, else the first with words."""
     candidates = [line for line in lines if line.text.strip() and line != attack_line]
     with_figure = [line for line in candidates if re.search(r"\d", line.text)]
-    return (with_figure or candidates or [None])[0]
+    pool = with_figure or candidates
+    return pool[0] if pool else None
 
 
 def _honest(lines: list[Line]) -> Draft:

@@ -14,6 +14,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from quotebound.agent.core.contracts import AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
@@ -25,8 +28,13 @@ from quotebound.evals.golden import GoldenCase
 OutcomeProgress = Callable[[int, int, Outcome], None]
 
 
-def bundles_text(bundles: Sequence[dict[str, Any]]) -> str:
-    return "\n".join(str(b.get("text") or "") for b in bundles)
+def as_json(value: Any) -> Any:
+    """A graph state value as JSON data: the state holds typed models (a draft, bundles)."""
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def bundles_text(bundles: Sequence[Any]) -> str:
+    return "\n".join(str(as_json(b).get("text") or "") for b in bundles)
 
 
 def ask(agent: Agent, case: GoldenCase, system: str) -> Outcome:
@@ -37,7 +45,11 @@ def ask(agent: Agent, case: GoldenCase, system: str) -> Outcome:
     values: dict[str, Any] = {}
     error: str | None = None
     try:
-        asked = agent.ask(case.question, session_id=session, role=case.role, labels=list(case.labels))
+        # Built unchecked: the agent validates it, and a case it refuses is reported like any other failure.
+        request = AskRequest.model_construct(
+            question=case.question, session_id=session, role=case.role, labels=list(case.labels), context={}
+        )
+        asked = agent.ask(request)
         envelope = asked.model_dump(mode="json")
     except Exception as exc:  # a benchmark reports a broken case and goes on
         error = f"{type(exc).__name__}: {exc}"
@@ -54,7 +66,7 @@ def ask(agent: Agent, case: GoldenCase, system: str) -> Outcome:
         system,
         envelope,
         retrieved=bundles_text(values.get("bundles") or []),
-        draft=values.get("draft"),
+        draft=as_json(values.get("draft")),
         seconds=seconds,
         tool_calls=len(values.get("tool_calls") or []),
         error=error,

@@ -17,6 +17,7 @@ from quotebound.agent.core.contracts import (
     AnswerEnvelope,
     AnswerLevels,
     AnswerObject,
+    AskRequest,
     Draft,
     Fact,
     Support,
@@ -34,7 +35,7 @@ LEASE_QUOTE = "The minimum lease term is twelve (12) months"
 def ask(store: Path, question: str, *, role: str = "public", model: Any = "extractive") -> Any:
     settings = Settings(store=store, embedder="hashing", policy_file=POLICY)
     with Agent(settings, model=model) as agent:
-        envelope = agent.ask(question, session_id=uuid.uuid4().hex, role=role)
+        envelope = agent.ask(AskRequest(question=question, session_id=uuid.uuid4().hex, role=role))
         receipt = agent.ledger.get(envelope.audit_ref)
     return envelope, receipt
 

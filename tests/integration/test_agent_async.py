@@ -19,7 +19,14 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
-from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope, ClarifyEnvelope, ErrorEnvelope
+from quotebound.agent.core.contracts import (
+    AbstainEnvelope,
+    AnswerEnvelope,
+    AskRequest,
+    ClarifyEnvelope,
+    ErrorEnvelope,
+    ResumeRequest,
+)
 from quotebound.agent.core.errors import CallerError
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
@@ -55,8 +62,8 @@ async def collect(events: AsyncIterator[Any]) -> list[Any]:
 def test_aask_and_aresume_match_ask_and_resume(agent: Agent) -> None:
     async def run() -> tuple[Any, Any, Any]:
         session = sid()
-        first = await agent.aask(SQFT, session_id=session)
-        second = await agent.aresume(session, {"unit": "4B"})
+        first = await agent.aask(AskRequest(question=SQFT, session_id=session))
+        second = await agent.aresume(ResumeRequest(session_id=session, replies={"unit": "4B"}))
         other = await agent.aask(ASSESSMENT)
         return first, second, other
 
@@ -74,11 +81,11 @@ def test_async_bad_requests_raise_like_sync(agent: Agent) -> None:
     with pytest.raises(CallerError):
         asyncio.run(agent.aask("   "))
     with pytest.raises(CallerError):
-        asyncio.run(agent.aresume(sid(), {"unit": "4B"}))
+        asyncio.run(agent.aresume(ResumeRequest(session_id=sid(), replies={"unit": "4B"})))
     with pytest.raises(CallerError):
-        asyncio.run(collect(agent.astream("?", session_id="not a valid id!")))
+        asyncio.run(collect(agent.astream(AskRequest.model_construct(question="?", session_id="not a valid id!"))))
     with pytest.raises(CallerError):
-        asyncio.run(collect(agent.astream_resume(sid(), {"unit": "4B"})))
+        asyncio.run(collect(agent.astream_resume(ResumeRequest(session_id=sid(), replies={"unit": "4B"}))))
 
 
 def test_async_failure_is_an_error_envelope_with_a_receipt(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,7 +116,7 @@ def _shape(events: list[Any]) -> None:
 
 
 def test_astream_reports_nodes_progress_and_one_envelope(agent: Agent) -> None:
-    events = asyncio.run(collect(agent.astream(ASSESSMENT, session_id=sid())))
+    events = asyncio.run(collect(agent.astream(AskRequest(question=ASSESSMENT, session_id=sid()))))
     _shape(events)
     nodes = [e.node for e in events if isinstance(e, NodeEvent)]
     assert nodes == ["preflight", "retrieve", "resolve", "draft", "validate", "verified_answer"]
@@ -132,11 +139,11 @@ def test_stream_events_carry_no_run_text(agent: Agent) -> None:
 
 def test_astream_clarify_then_astream_resume(agent: Agent) -> None:
     session = sid()
-    first = asyncio.run(collect(agent.astream(SQFT, session_id=session)))
+    first = asyncio.run(collect(agent.astream(AskRequest(question=SQFT, session_id=session))))
     _shape(first)
     assert [e.node for e in first if isinstance(e, NodeEvent)] == ["preflight"]
     assert isinstance(first[-1].envelope, ClarifyEnvelope)
-    second = asyncio.run(collect(agent.astream_resume(session, {"unit": "4B"})))
+    second = asyncio.run(collect(agent.astream_resume(ResumeRequest(session_id=session, replies={"unit": "4B"}))))
     _shape(second)
     assert [e.node for e in second if isinstance(e, NodeEvent)][:2] == ["clarify", "preflight"]
     assert next(e for e in second if isinstance(e, NodeEvent)).summary == {"replies": 1}
@@ -145,10 +152,10 @@ def test_astream_clarify_then_astream_resume(agent: Agent) -> None:
 
 def test_sync_stream_twin(agent: Agent) -> None:
     session = sid()
-    first = list(agent.stream(SQFT, session_id=session))
+    first = list(agent.stream(AskRequest(question=SQFT, session_id=session)))
     _shape(first)
     assert isinstance(first[-1].envelope, ClarifyEnvelope)
-    second = list(agent.stream_resume(session, {"unit": "4B"}))
+    second = list(agent.stream_resume(ResumeRequest(session_id=session, replies={"unit": "4B"})))
     _shape(second)
     assert isinstance(second[-1].envelope, AnswerEnvelope)
     pool = list(agent.stream("What are the opening hours of the swimming pool?"))
@@ -168,15 +175,15 @@ def test_clarify_round_trip_through_each_checkpointer(store_dir: Path, saver: st
 
             assert isinstance(agent.graph.checkpointer, SqliteSaver)
         session = sid()
-        assert isinstance(agent.ask(SQFT, session_id=session), ClarifyEnvelope)
+        assert isinstance(agent.ask(AskRequest(question=SQFT, session_id=session)), ClarifyEnvelope)
         # the pause is in the checkpointer, not in the agent
         assert agent.graph.get_state(agent._config(session)).interrupts
-        assert isinstance(agent.resume(session, {"unit": "4B"}), AnswerEnvelope)
+        assert isinstance(agent.resume(ResumeRequest(session_id=session, replies={"unit": "4B"})), AnswerEnvelope)
 
         async def run() -> tuple[Any, Any]:
             other = sid()
-            paused = await agent.aask(SQFT, session_id=other)
-            return paused, await agent.aresume(other, {"unit": "4B"})
+            paused = await agent.aask(AskRequest(question=SQFT, session_id=other))
+            return paused, await agent.aresume(ResumeRequest(session_id=other, replies={"unit": "4B"}))
 
         paused, answered = asyncio.run(run())
         assert isinstance(paused, ClarifyEnvelope) and isinstance(answered, AnswerEnvelope)
@@ -184,9 +191,9 @@ def test_clarify_round_trip_through_each_checkpointer(store_dir: Path, saver: st
         # persisted: a new agent on the same store resumes a pause made by the last one
         with open_agent(store_dir) as first:
             session = sid()
-            assert isinstance(first.ask(SQFT, session_id=session), ClarifyEnvelope)
+            assert isinstance(first.ask(AskRequest(question=SQFT, session_id=session)), ClarifyEnvelope)
         with open_agent(store_dir) as second:
-            assert isinstance(second.resume(session, {"unit": "4B"}), AnswerEnvelope)
+            assert isinstance(second.resume(ResumeRequest(session_id=session, replies={"unit": "4B"})), AnswerEnvelope)
 
 
 # --- the compiled graph as a subgraph ------------------------------------------------------------------------
@@ -200,8 +207,9 @@ def _chat_app(checkpointer: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
     """A parent graph with the compiled quotebound graph as one of its nodes, then its own `reply` node."""
 
     def reply(state: ChatState) -> dict[str, Any]:
-        envelope = state.get("envelope") or {}
-        return {"reply": f"[{envelope.get('status')}] {(envelope.get('answer') or {}).get('level1', '')}"}
+        envelope = state.get("envelope")  # the typed envelope the terminal wrote
+        status, level1 = (envelope.status, envelope.answer.level1) if envelope is not None else (None, "")
+        return {"reply": f"[{status}] {level1}"}
 
     parent = StateGraph(ChatState, context_schema=RunContext)
     parent.add_node("quotebound", build_graph(Settings()))
@@ -216,18 +224,20 @@ def test_compiled_graph_runs_as_a_subgraph_with_the_run_context(agent: Agent) ->
     app = _chat_app(InMemorySaver())
     session = sid()
     config = {"configurable": {"thread_id": session}}
-    state = agent._new_run(ASSESSMENT, session, "public", None, None).fallback
+    state = agent._new_run(AskRequest(question=ASSESSMENT, session_id=session)).fallback
     result = app.invoke(state, config, context=agent.context)
-    assert result["envelope"]["status"] == "answer" and result["reply"].startswith("[answer] ")
+    assert result["envelope"].status == "answer" and result["reply"].startswith("[answer] ")
     assert result["path"][-1] == "verified_answer"
-    assert agent.ledger.get(result["envelope"]["audit_ref"]) is not None
+    assert agent.ledger.get(result["envelope"].audit_ref) is not None
     # clarify: the subgraph's interrupt pauses the parent, whose checkpointer keeps it; resume the parent
     other = sid()
     config = {"configurable": {"thread_id": other}}
-    paused = app.invoke(agent._new_run(SQFT, other, "public", None, None).fallback, config, context=agent.context)
+    paused = app.invoke(
+        agent._new_run(AskRequest(question=SQFT, session_id=other)).fallback, config, context=agent.context
+    )
     assert paused["__interrupt__"][0].value["status"] == "clarify"
     resumed = app.invoke(Command(resume={"unit": "4B"}), config, context=agent.context)
-    assert resumed["envelope"]["status"] == "answer" and "1,180" in resumed["reply"]
+    assert resumed["envelope"].status == "answer" and "1,180" in resumed["reply"]
 
 
 # --- langgraph.json ------------------------------------------------------------------------------------------
@@ -250,7 +260,7 @@ def test_langgraph_json_points_at_a_factory_of_a_compiled_graph(
     factory = getattr(importlib.import_module(module_name), attr)
     assert not inspect.signature(factory).parameters  # a one-argument factory would be handed the run's config
     monkeypatch.setenv("QUOTEBOUND_STORE", str(store_dir))
-    from quotebound.graphs import entry
+    from quotebound.agent.facade import entry
 
     assert inspect.iscoroutinefunction(factory)  # a server awaits it: the blocking file opening runs on a thread
     entry.load_graph.cache_clear()

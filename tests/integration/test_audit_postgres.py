@@ -15,7 +15,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from quotebound.agent.cli.main import EXIT_FAILED, EXIT_OK, main
-from quotebound.agent.core.contracts import AnswerEnvelope
+from quotebound.agent.core.contracts import AnswerEnvelope, AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
@@ -54,7 +54,7 @@ def store_dir(tmp_path: Path) -> Path:
 def test_runs_write_their_receipts_to_postgres(store_dir: Path, dsn: str) -> None:
     with Agent(Settings(store=store_dir, embedder="hashing", audit_dsn=dsn)) as agent:
         answer = agent.ask("How many hours may guests park?")
-        clarify = agent.ask("How long may guests park this week?", session_id="s1")
+        clarify = agent.ask(AskRequest(question="How long may guests park this week?", session_id="s1"))
         assert isinstance(answer, AnswerEnvelope) and clarify.status == "clarify"
         for envelope in (answer, clarify):
             entry = agent.ledger.get(envelope.audit_ref)
@@ -80,7 +80,11 @@ def test_several_servers_chain_into_one_ledger(store_dir: Path, dsn: str, tmp_pa
         try:
             start.wait()
             for _ in range(per_server):
-                refs.append(agent.ask("How many hours may guests park?", session_id=uuid.uuid4().hex).audit_ref)
+                refs.append(
+                    agent.ask(
+                        AskRequest(question="How many hours may guests park?", session_id=uuid.uuid4().hex)
+                    ).audit_ref
+                )
         except BaseException as exc:  # reported below
             errors.append(exc)
 

@@ -21,11 +21,13 @@ from quotebound.agent.core.contracts import (
     AnswerEnvelope,
     AnswerLevels,
     AnswerObject,
+    AskRequest,
     ClarifyEnvelope,
     Draft,
     ErrorEnvelope,
     Fact,
     PolicyDecision,
+    ResumeRequest,
     Source,
     Support,
 )
@@ -138,7 +140,7 @@ def receipt_of(agent: Agent, envelope: Any) -> Receipt:
 def ask_one(agent: Agent, question: str, **kwargs: Any) -> tuple[Any, Receipt]:
     """Ask, and check the run added exactly one receipt: the one its envelope names."""
     before = count(agent)
-    envelope = agent.ask(question, **kwargs)
+    envelope = agent.ask(AskRequest(question=question, **kwargs))
     assert count(agent) == before + 1, envelope
     return envelope, receipt_of(agent, envelope)
 
@@ -198,7 +200,7 @@ def test_a_clarify_pause_and_its_resume_write_one_receipt_each(agent: Agent) -> 
     assert paused.path == ["preflight", "clarify"] and paused.gate.preflight == "clarify"
     assert paused.gate.signals == ["AmbiguousSubject"] and paused.query.context is None
     before = count(agent)
-    final = agent.resume(sid, {"time_scope": "2025-06-02"})
+    final = agent.resume(ResumeRequest(session_id=sid, replies={"time_scope": "2025-06-02"}))
     assert count(agent) == before + 1  # the clarify node re-runs on resume; its receipt is not written twice
     resumed = receipt_of(agent, final)
     assert isinstance(final, AnswerEnvelope | AbstainEnvelope) and final.audit_ref != pause.audit_ref
@@ -208,8 +210,10 @@ def test_a_clarify_pause_and_its_resume_write_one_receipt_each(agent: Agent) -> 
 
 def test_a_second_pause_of_the_same_run_gets_its_own_receipt(agent: Agent) -> None:
     sid = uuid.uuid4().hex
-    first = agent.ask(AMBIGUOUS, session_id=sid)
-    second = agent.resume(sid, {"something_else": "x"})  # no answer to the question asked: it is asked again
+    first = agent.ask(AskRequest(question=AMBIGUOUS, session_id=sid))
+    second = agent.resume(
+        ResumeRequest(session_id=sid, replies={"something_else": "x"})
+    )  # no answer to the question asked: it is asked again
     assert isinstance(first, ClarifyEnvelope) and isinstance(second, ClarifyEnvelope)
     assert first.audit_ref != second.audit_ref
     assert receipt_of(agent, second).path == ["preflight", "clarify", "preflight", "clarify"]
@@ -295,7 +299,7 @@ def test_a_receipt_that_cannot_be_written_blocks_every_envelope(store_dir: Path,
     ledger = FlakyLedger(ledger_path(Settings(store=store_dir)))
     ledger.down = True
     with open_agent(store_dir, ledger=ledger) as agent:
-        envelope = agent.ask(question, session_id=uuid.uuid4().hex, role="steward")
+        envelope = agent.ask(AskRequest(question=question, session_id=uuid.uuid4().hex, role="steward"))
         assert isinstance(envelope, ErrorEnvelope), envelope
         assert envelope.code is ErrorCode.AUDIT_UNAVAILABLE and envelope.retryable
         assert envelope.audit_ref.startswith("audit://quotebound/") and agent.ledger.get(envelope.audit_ref) is None
@@ -311,9 +315,9 @@ def test_a_resume_whose_receipt_cannot_be_written_returns_no_answer(store_dir: P
     ledger = FlakyLedger(ledger_path(Settings(store=store_dir)))
     with open_agent(store_dir, ledger=ledger) as agent:
         sid = uuid.uuid4().hex
-        assert isinstance(agent.ask(AMBIGUOUS, session_id=sid), ClarifyEnvelope)
+        assert isinstance(agent.ask(AskRequest(question=AMBIGUOUS, session_id=sid)), ClarifyEnvelope)
         ledger.down = True
-        envelope = agent.resume(sid, {"time_scope": "2025-06-02"})
+        envelope = agent.resume(ResumeRequest(session_id=sid, replies={"time_scope": "2025-06-02"}))
         assert isinstance(envelope, ErrorEnvelope) and envelope.code is ErrorCode.AUDIT_UNAVAILABLE
         assert count(agent) == 1  # only the pause's receipt
 
@@ -324,7 +328,7 @@ def test_a_locked_sqlite_ledger_blocks_the_answer_then_recovers(store_dir: Path)
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")  # another writer holds the ledger past the busy timeout
         try:
-            envelope = agent.ask(ANSWERED, session_id="s-lock")
+            envelope = agent.ask(AskRequest(question=ANSWERED, session_id="s-lock"))
         finally:
             other.execute("ROLLBACK")
             other.close()

@@ -217,12 +217,13 @@ def test_missing_evidence_reports_insufficient(ask: Callable[..., Draft]) -> Non
 def test_an_insufficient_evidence_report_names_the_terms_as_the_question_wrote_them(
     ask: Callable[..., Draft], ctx: ToolContext, question: str
 ) -> None:
-    from quotebound.agent.gate.grounding import check_grounding
+    from quotebound.agent.gate.gather import gather_inputs
+    from quotebound.agent.gate.rules import grounding
 
     draft = ask(question)
     assert draft.evidence.mode == "report_insufficient_evidence" and not draft.evidence.facts
     # Nothing is cited, so only the question and the gate's framing words ground the report's text.
-    assert check_grounding(draft, ctx, question, frozenset(), []) == []
+    assert grounding.check(gather_inputs(draft, bundles=[], ctx=ctx, question=question)) == []
 
 
 @pytest.mark.parametrize(

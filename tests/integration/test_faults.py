@@ -26,6 +26,7 @@ from quotebound.agent.core.contracts import (
     AnswerEnvelope,
     AnswerLevels,
     AnswerObject,
+    AskRequest,
     Draft,
     Fact,
     Support,
@@ -55,7 +56,7 @@ class Outcome:
 
 
 def ask(agent: Agent, question: str = QUESTION) -> Outcome:
-    envelope = agent.ask(question, session_id=uuid.uuid4().hex)
+    envelope = agent.ask(AskRequest(question=question, session_id=uuid.uuid4().hex))
     entry = agent.ledger.get(envelope.audit_ref)
     assert entry is not None, "every run, however it ends, writes a receipt"
     return Outcome(envelope, entry["body"])

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from quotebound.agent.cli.main import main as cli_main
+from quotebound.agent.core.contracts import AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
@@ -65,7 +66,7 @@ def _stable(envelope: dict[str, Any], path: tuple[str, ...] = ()) -> Any:
 
 def _ask(store: Path, question: str, role: str = "public") -> dict[str, Any]:
     with Agent(Settings(store=store, embedder="hashing")) as agent:
-        return agent.ask(question, session_id=uuid.uuid4().hex, role=role).model_dump(mode="json")
+        return agent.ask(AskRequest(question=question, session_id=uuid.uuid4().hex, role=role)).model_dump(mode="json")
 
 
 @pytest.mark.parametrize("question", ONLY_IN_RESTRICTED)

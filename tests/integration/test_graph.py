@@ -15,9 +15,11 @@ from quotebound.agent.core.contracts import (
     AnswerEnvelope,
     AnswerLevels,
     AnswerObject,
+    AskRequest,
     ClarifyEnvelope,
     Draft,
     Fact,
+    ResumeRequest,
     Support,
 )
 from quotebound.agent.core.settings import Settings
@@ -57,11 +59,11 @@ def all_quotes_verbatim(agent: Agent, envelope: AnswerEnvelope) -> None:
 
 def test_case1_ambiguity_asks_for_the_unit_then_answers(agent: Agent) -> None:
     sid = session()
-    first = agent.ask("What's the square footage of my unit?", session_id=sid)
+    first = agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid))
     assert isinstance(first, ClarifyEnvelope)
     assert [q.field for q in first.questions] == ["unit"]
     assert first.notes.reason == ["AmbiguousSubject"] and first.audit_ref
-    answer = agent.resume(sid, {"unit": "4B"})
+    answer = agent.resume(ResumeRequest(session_id=sid, replies={"unit": "4B"}))
     assert isinstance(answer, AnswerEnvelope), answer
     assert {c.ref.split("@")[0] for c in answer.citations} == {"doc://unit-schedule.md"}
     all_quotes_verbatim(agent, answer)
@@ -69,8 +71,8 @@ def test_case1_ambiguity_asks_for_the_unit_then_answers(agent: Agent) -> None:
 
 def test_case1_answer_quotes_the_row_of_the_unit_given(agent: Agent) -> None:
     sid = session()
-    agent.ask("What's the square footage of my unit?", session_id=sid)
-    answer = agent.resume(sid, {"unit": "4B"})
+    agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid))
+    answer = agent.resume(ResumeRequest(session_id=sid, replies={"unit": "4B"}))
     assert isinstance(answer, AnswerEnvelope)
     assert "1,180" in answer.answer.level1 + answer.answer.level2
     assert [c.ref for c in answer.citations] == ["doc://unit-schedule.md#p.1 L35-L35"] or all(
@@ -79,7 +81,7 @@ def test_case1_answer_quotes_the_row_of_the_unit_given(agent: Agent) -> None:
 
 
 def test_case2_missing_evidence_reports_insufficient_evidence(agent: Agent) -> None:
-    envelope = agent.ask("What are the opening hours of the swimming pool?", session_id=session())
+    envelope = agent.ask(AskRequest(question="What are the opening hours of the swimming pool?", session_id=session()))
     assert isinstance(envelope, AbstainEnvelope)
     assert envelope.reason_code in {"no_evidence", "insufficient_evidence"}
     assert envelope.gaps and envelope.answer.level3.startswith("Citations: None — ")
@@ -87,7 +89,9 @@ def test_case2_missing_evidence_reports_insufficient_evidence(agent: Agent) -> N
 
 
 def test_case3_conflicting_sources_are_both_listed(agent: Agent) -> None:
-    envelope = agent.ask("What is the monthly regular assessment per unit for 2025?", session_id=session())
+    envelope = agent.ask(
+        AskRequest(question="What is the monthly regular assessment per unit for 2025?", session_id=session())
+    )
     assert isinstance(envelope, AnswerEnvelope), envelope
     values = {v.value for c in envelope.evidence.conflicts for v in c.values}
     assert any("325" in v for v in values) and any("340" in v for v in values), envelope.evidence.conflicts
@@ -126,7 +130,7 @@ def _never_ships(envelope: Any, forbidden: str) -> None:
 def test_case4_fake_locator_is_blocked(store_dir: Path) -> None:
     bad = _draft("The monthly assessment is $325.00.", BUDGET_QUOTE, "p.9 L400-L401")
     with open_agent(store_dir, _scripted(bad, bad, bad)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     _never_ships(envelope, "p.9 L400")
     assert isinstance(envelope, AbstainEnvelope) and envelope.reason_code == "verification_failed"
 
@@ -134,19 +138,19 @@ def test_case4_fake_locator_is_blocked(store_dir: Path) -> None:
 def test_case5_invented_number_is_blocked(store_dir: Path) -> None:
     bad = _draft("The monthly assessment is $399.99.", BUDGET_QUOTE, BUDGET_LOCATOR)
     with open_agent(store_dir, _scripted(bad, bad, bad)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     _never_ships(envelope, "399.99")
 
 
 def test_case6_partial_replies_keep_the_clarify_loop_going(agent: Agent) -> None:
     sid = session()
-    first = agent.ask("How much will my unit pay over a few months?", session_id=sid)
+    first = agent.ask(AskRequest(question="How much will my unit pay over a few months?", session_id=sid))
     assert isinstance(first, ClarifyEnvelope)
     assert {q.field for q in first.questions} == {"unit", "number_of_months"}
-    second = agent.resume(sid, {"unit": "4B"})
+    second = agent.resume(ResumeRequest(session_id=sid, replies={"unit": "4B"}))
     assert isinstance(second, ClarifyEnvelope)
     assert [q.field for q in second.questions] == ["number_of_months"]
-    third = agent.resume(sid, {"number_of_months": "3"})
+    third = agent.resume(ResumeRequest(session_id=sid, replies={"number_of_months": "3"}))
     assert not isinstance(third, ClarifyEnvelope)
 
 
@@ -155,10 +159,10 @@ def test_case6_partial_replies_keep_the_clarify_loop_going(agent: Agent) -> None
 
 def test_unchanged_replies_are_asked_again_then_exhaustion_reports_why(agent: Agent) -> None:
     sid = session()
-    envelope = agent.ask("What's the square footage of my unit?", session_id=sid)
+    envelope = agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid))
     rounds = 1
     while isinstance(envelope, ClarifyEnvelope) and rounds < 10:
-        envelope = agent.resume(sid, {"unit": "   "})
+        envelope = agent.resume(ResumeRequest(session_id=sid, replies={"unit": "   "}))
         rounds += 1
     assert rounds == 4  # three identical clarify envelopes, then the run proceeds (hoa §1)
     assert isinstance(envelope, AbstainEnvelope), envelope
@@ -168,9 +172,11 @@ def test_unchanged_replies_are_asked_again_then_exhaustion_reports_why(agent: Ag
 
 def test_session_context_is_not_asked_twice(agent: Agent) -> None:
     sid = session()
-    assert isinstance(agent.ask("What's the square footage of my unit?", session_id=sid), ClarifyEnvelope)
-    agent.resume(sid, {"unit": "4B"})
-    again = agent.ask("How many bedrooms does my unit have?", session_id=sid)
+    assert isinstance(
+        agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid)), ClarifyEnvelope
+    )
+    agent.resume(ResumeRequest(session_id=sid, replies={"unit": "4B"}))
+    again = agent.ask(AskRequest(question="How many bedrooms does my unit have?", session_id=sid))
     assert not isinstance(again, ClarifyEnvelope)
 
 
@@ -178,14 +184,16 @@ def test_a_session_value_joins_only_the_questions_that_point_at_it(agent: Agent)
     """After "my unit" was clarified as 4B, a question about units in general ("per Unit") is answered as in a
     fresh session, not narrowed to unit 4B; "my unit" on the same session still means 4B without asking."""
     sid = session()
-    assert isinstance(agent.ask("What's the square footage of my unit?", session_id=sid), ClarifyEnvelope)
-    assert isinstance(agent.resume(sid, {"unit": "4B"}), AnswerEnvelope)
+    assert isinstance(
+        agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid)), ClarifyEnvelope
+    )
+    assert isinstance(agent.resume(ResumeRequest(session_id=sid, replies={"unit": "4B"})), AnswerEnvelope)
     general = "What is the monthly regular assessment per Unit?"
-    fresh = agent.ask(general, session_id=session())
-    same = agent.ask(general, session_id=sid)
+    fresh = agent.ask(AskRequest(question=general, session_id=session()))
+    same = agent.ask(AskRequest(question=general, session_id=sid))
     assert isinstance(fresh, AnswerEnvelope), fresh
     assert same.status == fresh.status and same.answer.level1 == fresh.answer.level1
-    mine = agent.ask("What's the square footage of my unit?", session_id=sid)
+    mine = agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=sid))
     assert isinstance(mine, AnswerEnvelope) and "1,180" in mine.answer.level1, mine
 
 
@@ -198,14 +206,14 @@ def test_a_session_value_joins_only_the_questions_that_point_at_it(agent: Agent)
     ],
 )
 def test_my_noun_the_documents_do_not_tell_apart_is_not_asked_about(agent: Agent, question: str) -> None:
-    envelope = agent.ask(question, session_id=session())
+    envelope = agent.ask(AskRequest(question=question, session_id=session()))
     assert not isinstance(envelope, ClarifyEnvelope), envelope
 
 
 def test_my_noun_the_documents_list_several_of_is_asked_about(agent: Agent) -> None:
     # the unit schedule's "Unit" column and the declaration's "Building 1" ... "Building 6" list several of each
     for question, field in (("What floor plans are in my building?", "building"), ("Where is my unit?", "unit")):
-        envelope = agent.ask(question, session_id=session())
+        envelope = agent.ask(AskRequest(question=question, session_id=session()))
         assert isinstance(envelope, ClarifyEnvelope), envelope
         assert [q.field for q in envelope.questions] == [field]
 
@@ -232,17 +240,17 @@ def test_instances_only_a_hidden_source_lists_do_not_make_a_subject_ambiguous(st
     policy = FilePolicy.load(EXAMPLES / "policy.yaml")
     question = "Which way does my camera face, and what does it record?"
     with Agent(Settings(store=store_dir, embedder="hashing"), model="extractive", policy=policy) as agent:
-        public = agent.ask(question, session_id=session(), role="public")
-        steward = agent.ask(question, session_id=session(), role="steward")
+        public = agent.ask(AskRequest(question=question, session_id=session(), role="public"))
+        steward = agent.ask(AskRequest(question=question, session_id=session(), role="steward"))
     assert not isinstance(public, ClarifyEnvelope), public
     assert isinstance(steward, ClarifyEnvelope) and [q.field for q in steward.questions] == ["camera"]
 
 
 def test_a_clarified_time_scope_answers_with_its_value_not_its_field_name(agent: Agent) -> None:
     sid = session()
-    first = agent.ask("What is the monthly assessment this year?", session_id=sid)
+    first = agent.ask(AskRequest(question="What is the monthly assessment this year?", session_id=sid))
     assert isinstance(first, ClarifyEnvelope) and [q.field for q in first.questions] == ["time_scope"]
-    answer = agent.resume(sid, {"time_scope": "2025"})
+    answer = agent.resume(ResumeRequest(session_id=sid, replies={"time_scope": "2025"}))
     assert isinstance(answer, AnswerEnvelope), answer  # "time" and "scope" are not question words to match
     assert "325" in answer.answer.level1 or "340" in answer.answer.level1
 
@@ -268,7 +276,7 @@ def test_resolved_question_appends_made_up_field_names_as_values_only() -> None:
     ],
 )
 def test_a_model_reporting_no_evidence_abstains_for_that_reason(agent: Agent, question: str) -> None:
-    envelope = agent.ask(question, session_id=session())
+    envelope = agent.ask(AskRequest(question=question, session_id=session()))
     assert isinstance(envelope, AbstainEnvelope), envelope
     assert envelope.reason_code in {"no_evidence", "insufficient_evidence"}, envelope.reason_code
 
@@ -277,7 +285,7 @@ def test_resume_without_a_pause_is_a_bad_request(agent: Agent) -> None:
     from quotebound.agent.core.errors import CallerError
 
     with pytest.raises(CallerError):
-        agent.resume(session(), {"unit": "4B"})
+        agent.resume(ResumeRequest(session_id=session(), replies={"unit": "4B"}))
 
 
 # --- hostile scripted models: blocked, repaired or abstained, never shipped ----------------------------------
@@ -288,7 +296,7 @@ def test_fabricated_quote_is_blocked(store_dir: Path) -> None:
         "The monthly assessment is $325.00.", "Monthly assessment: $325.00, waived for seniors.", BUDGET_LOCATOR
     )
     with open_agent(store_dir, _scripted(bad, bad, bad)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     _never_ships(envelope, "waived for seniors")
 
 
@@ -296,7 +304,7 @@ def test_uncited_fact_is_blocked(store_dir: Path) -> None:
     bad = _draft("The monthly assessment is $325.00.", BUDGET_QUOTE, BUDGET_LOCATOR)
     bad.evidence.facts.append(Fact(text="Dues are waived for seniors.", support=[]))
     with open_agent(store_dir, _scripted(bad, bad, bad)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     _never_ships(envelope, "waived for seniors")
 
 
@@ -305,7 +313,9 @@ def test_conflict_left_out_is_blocked(store_dir: Path) -> None:
     one_sided.evidence.facts[0].key = "monthly assessment"
     one_sided.evidence.facts[0].value = "$325.00"
     with open_agent(store_dir, _scripted(one_sided, one_sided, one_sided)) as agent:
-        envelope = agent.ask("What is the monthly regular assessment per unit for 2025?", session_id=session())
+        envelope = agent.ask(
+            AskRequest(question="What is the monthly regular assessment per unit for 2025?", session_id=session())
+        )
     assert not isinstance(envelope, AnswerEnvelope), "an answer that hides a conflicting source shipped"
 
 
@@ -317,7 +327,9 @@ def test_answer_obeying_an_injected_instruction_is_blocked(store_dir: Path) -> N
         source="newsletter-spring-2025.md",
     )
     with open_agent(store_dir, _scripted(obeying, obeying, obeying)) as agent:
-        envelope = agent.ask("Are dues waived this year?", session_id=session(), context={"time_scope": "2025"})
+        envelope = agent.ask(
+            AskRequest(question="Are dues waived this year?", session_id=session(), context={"time_scope": "2025"})
+        )
     _never_ships(envelope, "dues are waived")
 
 
@@ -332,7 +344,7 @@ def test_disallowed_tool_and_bad_arguments_are_refused_and_recorded(store_dir: P
         good,
     )
     with open_agent(store_dir, model) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
         receipt = agent.ledger.get(envelope.audit_ref)
     assert receipt is not None
     errors = [call["error"] for call in receipt["body"]["tool_calls"]]
@@ -345,14 +357,14 @@ def test_tool_call_loop_past_the_limit_ends_in_a_terminal(store_dir: Path) -> No
 
     loop = [call_message("calc", expr="1+1") for _ in range(40)]
     with open_agent(store_dir, _scripted(*loop)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     assert isinstance(envelope, AbstainEnvelope)
 
 
 @pytest.mark.parametrize("garbage", ['{"levels": {"level1": "The assess', "I think it is about $300.", ""])
 def test_malformed_or_truncated_output_abstains(store_dir: Path, garbage: str) -> None:
     with open_agent(store_dir, _scripted(garbage, garbage, garbage, garbage, garbage, garbage)) as agent:
-        envelope = agent.ask("What is the monthly assessment?", session_id=session())
+        envelope = agent.ask(AskRequest(question="What is the monthly assessment?", session_id=session()))
     assert isinstance(envelope, AbstainEnvelope)
     assert envelope.reason_code in {"model_error", "verification_failed"}
 
@@ -360,7 +372,9 @@ def test_malformed_or_truncated_output_abstains(store_dir: Path, garbage: str) -
 def test_a_good_scripted_answer_ships_with_citations(store_dir: Path) -> None:
     good = _draft("The monthly regular assessment per Unit is $325.00.", BUDGET_QUOTE, BUDGET_LOCATOR)
     with open_agent(store_dir, _scripted(good)) as agent:
-        envelope = agent.ask("What does the budget set as the monthly assessment?", session_id=session())
+        envelope = agent.ask(
+            AskRequest(question="What does the budget set as the monthly assessment?", session_id=session())
+        )
     # the minutes disagree, so even a well-quoted one-sided answer may be sent back; it must never ship
     # without the conflict.
     if isinstance(envelope, AnswerEnvelope):
@@ -371,8 +385,8 @@ def test_a_good_scripted_answer_ships_with_citations(store_dir: Path) -> None:
 def test_every_run_writes_a_receipt_and_the_chain_verifies(agent: Agent) -> None:
     refs = []
     for question in ("What is the minimum lease term?", "What are the opening hours of the swimming pool?"):
-        refs.append(agent.ask(question, session_id=session()).audit_ref)
-    clarify = agent.ask("What's the square footage of my unit?", session_id=session())
+        refs.append(agent.ask(AskRequest(question=question, session_id=session())).audit_ref)
+    clarify = agent.ask(AskRequest(question="What's the square footage of my unit?", session_id=session()))
     refs.append(clarify.audit_ref)
     for ref in refs:
         assert agent.ledger.get(ref) is not None, ref
@@ -381,7 +395,7 @@ def test_every_run_writes_a_receipt_and_the_chain_verifies(agent: Agent) -> None
 
 
 def test_plain_answer_with_verbatim_quotes(agent: Agent) -> None:
-    envelope = agent.ask("What is the minimum lease term?", session_id=session())
+    envelope = agent.ask(AskRequest(question="What is the minimum lease term?", session_id=session()))
     assert isinstance(envelope, AnswerEnvelope), envelope
     assert "twelve (12) months" in envelope.answer.level1 + envelope.answer.level2
     assert envelope.citations and all(c.bundle_id.startswith("sha256:") for c in envelope.citations)

@@ -22,10 +22,12 @@ from quotebound.agent.core.contracts import (
     AnswerEnvelope,
     AnswerLevels,
     AnswerObject,
+    AskRequest,
     ClarifyEnvelope,
     Draft,
     ErrorEnvelope,
     Fact,
+    ResumeRequest,
     Support,
 )
 from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
@@ -105,10 +107,10 @@ def test_a_clarify_pause_and_its_resume_are_one_trace(store_dir: Path) -> None:
     session = uuid.uuid4().hex
     with open_agent(store_dir) as agent:
         assert not agent.pending(session)
-        paused = agent.ask(SQFT, session_id=session, principal="key:1")
+        paused = agent.ask(AskRequest(question=SQFT, session_id=session), principal="key:1")
         assert isinstance(paused, ClarifyEnvelope) and agent.pending(session)
         first = agent.trace(paused.meta.run_id)
-        done = agent.resume(session, {"unit": "4B"}, principal="key:1")
+        done = agent.resume(ResumeRequest(session_id=session, replies={"unit": "4B"}), principal="key:1")
         assert not agent.pending(session)
         trace = agent.trace(done.meta.run_id)
     assert first is not None and first.status == "clarify" and first.audit_ref == paused.audit_ref
@@ -127,9 +129,11 @@ def test_async_and_streamed_drivers_trace_too(store_dir: Path) -> None:
         asked = await agent.aask(LEASE)
         events = [event async for event in agent.astream(LEASE)]
         session = uuid.uuid4().hex
-        paused = await agent.aask(SQFT, session_id=session)
+        paused = await agent.aask(AskRequest(question=SQFT, session_id=session))
         assert await agent.apending(session)
-        resumed = [event async for event in agent.astream_resume(session, {"unit": "4B"})]
+        resumed = [
+            event async for event in agent.astream_resume(ResumeRequest(session_id=session, replies={"unit": "4B"}))
+        ]
         return [asked, events[-1].envelope, paused, resumed[-1].envelope]
 
     with open_agent(store_dir) as agent:
@@ -208,7 +212,7 @@ def _thread_checkpoints(store_dir: Path, thread: str) -> int:
 
 def test_replay_from_draft_reruns_in_a_new_thread_with_its_own_receipt(store_dir: Path) -> None:
     with open_agent(store_dir) as agent:
-        original = agent.ask(LEASE, session_id="user-session")
+        original = agent.ask(AskRequest(question=LEASE, session_id="user-session"))
         before = _thread_checkpoints(store_dir, "user-session")
         outcome = agent.replay(original.meta.run_id, "draft")
         replayed = agent.trace(outcome.run_id)

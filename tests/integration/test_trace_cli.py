@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from quotebound.agent.cli.main import main
+from quotebound.agent.core.contracts import AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
@@ -32,7 +33,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def asked(store_dir: Path, question: str = LEASE, **kwargs: Any) -> Any:
     with Agent(Settings(store=store_dir, embedder="hashing")) as agent:
-        return agent.ask(question, **kwargs)
+        return agent.ask(AskRequest(question=question, **kwargs))
 
 
 def test_trace_prints_the_timeline(store_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope
+from quotebound.agent.core.contracts import AbstainEnvelope, AnswerEnvelope, AskRequest
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.tools.ingest import Ingestor
@@ -97,7 +97,7 @@ def assert_supported(agent: Agent, envelope: AnswerEnvelope) -> None:
 
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_every_run_ends_in_a_terminal_and_ships_nothing_unsupported(agent: Agent, question: str) -> None:
-    envelope = agent.ask(question, session_id=uuid.uuid4().hex)
+    envelope = agent.ask(AskRequest(question=question, session_id=uuid.uuid4().hex))
     assert isinstance(envelope, AnswerEnvelope | AbstainEnvelope), envelope
     assert envelope.meta.model_id.startswith("openai:smollm2@")
     receipt = agent.ledger.get(envelope.audit_ref)

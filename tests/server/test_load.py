@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from quotebound.agent.core.contracts import AskRequest, ResumeRequest
 from quotebound.agent.facade.agent import Agent
 
 from .conftest import MEMBER, STEWARD
@@ -87,8 +88,8 @@ def test_fifty_concurrent_clarified_sessions(
     # The same outcome as the same caller gets alone (a member's 5B abstains: the members-only contact sheet
     # names a "Unit 5B" too, and the extractive model will not pick between them).
     for result in results:
-        alone = agent.ask(QUESTION, session_id=f"alone-{result['i']}", role=ROLES[result["i"] % 3])
-        alone = agent.resume(f"alone-{result['i']}", {"unit": result["unit"]})
+        alone = agent.ask(AskRequest(question=QUESTION, session_id=f"alone-{result['i']}", role=ROLES[result["i"] % 3]))
+        alone = agent.resume(ResumeRequest(session_id=f"alone-{result['i']}", replies={"unit": result["unit"]}))
         assert result["answered"]["status"] == alone.status, (result["i"], result["unit"])
     answered_count = sum(r["answered"]["status"] == "answer" for r in results)
     assert answered_count >= SESSIONS - 4

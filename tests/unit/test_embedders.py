@@ -81,7 +81,7 @@ def test_hashing_edge_cases() -> None:
 def test_make_embedder(tmp_path: Path) -> None:
     assert isinstance(make_embedder("hashing", tmp_path), HashingEmbedder)
     with pytest.raises(OperatorError) as err:
-        make_embedder("bert", tmp_path)  # type: ignore[arg-type]
+        make_embedder("bert", tmp_path)
     assert err.value.code is ErrorCode.MISCONFIGURED
 
 

@@ -133,7 +133,7 @@ def test_checked_in_eval_schemas_are_current(name: str) -> None:
 
 
 def test_readme_golden_set_example_loads(tmp_path: Path) -> None:
-    readme = (SHIPPED.parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (SHIPPED.parents[2] / "docs" / "evaluating.md").read_text(encoding="utf-8")
     block = readme.split("```yaml\nschema: quotebound.golden/v1", 1)[1].split("```", 1)[0]
     golden = load_golden_set(write(tmp_path, "readme.yaml", "schema: quotebound.golden/v1" + block))
     assert [case.expect for case in golden.cases] == ["answer", "answer", "abstain"]

@@ -1,4 +1,4 @@
-"""The checked-in JSON Schemas in agent/schemas/ are exactly what the contracts produce now."""
+"""The checked-in JSON Schemas in agent/core/schemas/ are exactly what the contracts produce now."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from quotebound.agent.core.schema_export import EXPORT_COMMAND, SCHEMA_DIR, export, main, rendered_schemas
 
 EXPECTED = rendered_schemas()
-STALE_HINT = f"run `{EXPORT_COMMAND}` to regenerate agent/schemas/"
+STALE_HINT = f"run `{EXPORT_COMMAND}` to regenerate agent/core/schemas/"
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -22,7 +22,7 @@ def test_checked_in_schema_is_current(name: str) -> None:
 
 def test_no_extra_or_missing_files() -> None:
     present = {path.name for path in SCHEMA_DIR.iterdir()}
-    assert "__init__.py" not in present, "agent/schemas/ is package data, not a package"
+    assert "__init__.py" not in present, "agent/core/schemas/ is package data, not a package"
     missing = sorted(set(EXPECTED) - present)
     extra = sorted(present - set(EXPECTED))
     assert not missing and not extra, f"missing {missing}, extra {extra}; {STALE_HINT} and delete extras"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.agent.runs.trace import MAX_RESULT, MAX_TEXT, RunRecorder, RunTrace, result_summary
@@ -136,6 +137,40 @@ def test_garbage_chunks_never_raise(caplog: pytest.LogCaptureFixture) -> None:
     feed(recorder, [("tasks", None), ("tasks", {"name": "draft"}), ("checkpoints", {"config": 3}), ("updates", 7)])
     assert "could not be traced" in caplog.text  # logged, not swallowed
     assert recorder.finish({"status": "answer"}).status == "answer"
+
+
+class _Ref(BaseModel):
+    ref: str
+
+
+class _Failure(BaseModel):
+    reason_code: str
+    detail: str | None = None
+
+
+def test_typed_records_in_the_state_are_traced_like_their_json() -> None:
+    """The graph's state holds pydantic records; the trace reads them exactly as it reads their JSON."""
+    steps = []
+    for typed in (False, True):
+
+        def shape(model: BaseModel, typed: bool = typed) -> Any:
+            return model if typed else model.model_dump(mode="json")
+
+        recorder = RunRecorder(new_trace(), NODES)
+        failure = _Failure(reason_code="insufficient_evidence", detail="no bundle")
+        feed(
+            recorder,
+            [
+                start("t1", "resolve", {"hits": [shape(_Ref(ref="doc://a.md#p.1 L1"))], "failure": shape(failure)}),
+                end("t1", "resolve", {"bundles": [shape(_Ref(ref="doc://a.md#p.1 L1-L2"))], "failure": shape(failure)}),
+            ],
+        )
+        steps.append(recorder.finish(None).steps[0])
+    as_json, as_models = steps
+    assert as_models.input == as_json.input == {"hits": 1, "failure": "insufficient_evidence"}
+    assert as_models.output == as_json.output
+    assert as_json.output["refs"] == ["doc://a.md#p.1 L1-L2"]
+    assert as_json.output["failure"] == {"reason_code": "insufficient_evidence", "detail": "no bundle"}
 
 
 def test_result_summary_is_bounded_json() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, Fact, Gap, Support
 from quotebound.agent.gate import FindingCode, GateReport, validate_draft
-from quotebound.agent.gate.grounding import Vocabulary, content_words, stem, ungrounded
+from quotebound.agent.gate.vocabulary import Vocabulary, content_words, stem, ungrounded
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import IngestReport

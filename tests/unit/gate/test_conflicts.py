@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -20,18 +22,21 @@ from quotebound.agent.core.contracts import (
     PolicyDecision,
     Support,
 )
-from quotebound.agent.gate.conflict_checks import check_conflicts_in_bundles, check_conflicts_reported, fact_value
 from quotebound.agent.gate.conflicts import (
     BundleLine,
     competing_values,
     differs,
+    fact_value,
     flagged_lines,
     key_words,
     levenshtein,
     mentions,
     parse_value,
 )
-from quotebound.agent.gate.findings import FindingCode
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.rules import conflicts_in_bundles, conflicts_reported
+from quotebound.agent.gate.verification import Status, Verification
 
 
 def test_levenshtein_known_distances() -> None:
@@ -159,6 +164,28 @@ def bundle(source_id: str, text: str, locator: str = "p.1 L1-L3") -> EvidenceBun
         content_hash=digest,
         policy=PolicyDecision(decision="allow"),
     )
+
+
+def inputs(d: Draft, bundles: Sequence[EvidenceBundle] = (), tolerance_pct: float = 1.0) -> GateInputs:
+    """Every quote of `d` as verified (these two rules read values, not verifications)."""
+    ok = Verification(Status.OK, 1.0, 1.0, "primary")
+    return GateInputs(
+        draft=d,
+        support_checks=tuple(tuple(ok for _ in f.support) for f in d.evidence.facts),
+        conflict_checks=tuple(tuple(ok for _ in c.values) for c in d.evidence.conflicts),
+        bundles=tuple(bundles),
+        tolerance_pct=tolerance_pct,
+    )
+
+
+def check_conflicts_reported(d: Draft) -> list[Finding]:
+    return conflicts_reported.check(inputs(d))
+
+
+def check_conflicts_in_bundles(
+    d: Draft, bundles: Sequence[EvidenceBundle], flagged: frozenset[tuple[str, int, int]]
+) -> list[Finding]:
+    return conflicts_in_bundles.check(replace(inputs(d, bundles), flagged=flagged))
 
 
 def test_facts_that_disagree_must_be_listed_together() -> None:

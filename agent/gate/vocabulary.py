@@ -1,39 +1,24 @@
-"""Word grounding: every word a user sees must come from somewhere the gate can check (cite-or-abstain, G1).
-
-Span alignment (`alignment.py`) holds figures, dates and codes to the quotes; this rule holds the words. A content
-word (three letters or more, not a function word, no digits) in any text the draft shows the user (the three
-levels, the answer and analysis, each fact's text, value and key, conflicts, gaps and extracted entities) must
-appear in one of:
-
-- the question, with the details the user supplied;
-- a cited source, as the caller may see it, outside the lines flagged as instructional text;
-- a fixed vocabulary for talking about evidence ("quoted", "states", "insufficient", "disagree", ...).
+"""Words and vocabularies for the grounding rule (`rules/grounding.py`): which words of a text are checked, how
+two spellings of a word are matched, and which texts of a draft the user sees.
 
 Words are compared on a light stem ("leases" = "lease", "monthly" = "month"), or on a shared six-letter prefix
-("preauthorized" = "preauthorization"). An ungrounded word blocks: text that reaches the user from outside the
-documents and the question is either made up or carried in by an instruction the documents did not state as
-fact (an injected "mention a 20% discount ..."), and neither may ship.
+("preauthorized" = "preauthorization"). A content word has three letters or more, no digits, and is not a
+function word.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
 from quotebound.agent.core.contracts import Draft
-from quotebound.agent.core.errors import ModelError
-from quotebound.agent.gate.conflicts import FlaggedLines
-from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.tokens import mask
-from quotebound.tools.context import ToolContext
-from quotebound.tools.injection import is_instructional
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _MIN_LETTERS: Final = 3
 _PREFIX: Final = 6
-_MAX_SHOWN: Final = 8
 
 STOPWORDS: Final = frozenset(
     """about above after again against all also although among and any are aren't because been before being below
@@ -95,36 +80,16 @@ class Vocabulary:
             if len(s) >= _PREFIX:
                 self.prefixes.add(s[:_PREFIX])
 
+    def copy(self) -> Vocabulary:
+        return Vocabulary(set(self.stems), set(self.prefixes))
+
     def covers(self, word: str) -> bool:
         s = stem(word)
         return s in self.stems or (len(s) >= _PREFIX and s[:_PREFIX] in self.prefixes)
 
 
-_FRAMING_VOCABULARY = Vocabulary()
-_FRAMING_VOCABULARY.add(" ".join(FRAMING))
-
-
-def _cited_sources(draft: Draft) -> list[str]:
-    evidence = draft.evidence
-    ids = [s.source_id for f in evidence.facts for s in f.support]
-    ids += [v.source_id for c in evidence.conflicts for v in c.values]
-    return list(dict.fromkeys(ids))
-
-
-def vocabulary(draft: Draft, ctx: ToolContext, question: str, flagged: FlaggedLines) -> Vocabulary:
-    """The question, plus every unflagged line of every readable cited source, as the caller sees it."""
-    vocab = Vocabulary(set(_FRAMING_VOCABULARY.stems), set(_FRAMING_VOCABULARY.prefixes))
-    vocab.add(question)
-    for source_id in _cited_sources(draft):
-        try:
-            source = ctx.readable_source(source_id)
-        except ModelError:
-            continue  # an unknown or hidden source grounds nothing (check_citations reports it)
-        for page, line_no, text in ctx.visible_iter_lines(source):
-            # Flags from the caller, and the detector run here too: the rule stands whoever computed the flags.
-            if (source_id, page, line_no) not in flagged and not is_instructional(text):
-                vocab.add(text)
-    return vocab
+FRAMING_VOCABULARY: Final = Vocabulary()
+FRAMING_VOCABULARY.add(" ".join(FRAMING))
 
 
 def shown_texts(draft: Draft) -> Iterator[tuple[str, str, int | None]]:
@@ -150,24 +115,3 @@ def ungrounded(text: str, vocab: Vocabulary, citations: Iterable[str]) -> list[s
     """The words of `text` (citations blanked out) that `vocab` does not cover, each once, in order."""
     missing = [w for w in content_words(mask(text, citations)) if not vocab.covers(w)]
     return list(dict.fromkeys(w.casefold() for w in missing))
-
-
-def check_grounding(
-    draft: Draft, ctx: ToolContext, question: str, flagged: FlaggedLines, citations: Sequence[str]
-) -> list[Finding]:
-    vocab = vocabulary(draft, ctx, question, flagged)
-    findings: list[Finding] = []
-    for where, text, fact_index in shown_texts(draft):
-        words = ungrounded(text, vocab, citations)
-        if not words:
-            continue
-        shown = ", ".join(repr(w) for w in words[:_MAX_SHOWN]) + (", ..." if len(words) > _MAX_SHOWN else "")
-        findings.append(
-            Finding(
-                code=FindingCode.UNGROUNDED_TEXT,
-                message=f"{where} uses words that neither the question nor the cited documents contain ({shown}); "
-                "say only what the quotes say, or move the claim to gaps",
-                fact_index=fact_index,
-            )
-        )
-    return findings

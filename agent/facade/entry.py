@@ -15,19 +15,21 @@ from __future__ import annotations
 import asyncio
 import threading
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.errors import GraphBubbleUp
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from quotebound.agent.core.contracts import AskRequest
+from quotebound.agent.core.errors import CallerError, ErrorCode
 from quotebound.agent.core.settings import Settings
-from quotebound.graphs.builder import build_graph
+from quotebound.agent.facade.agent import Agent
+from quotebound.graphs import build_graph
+from quotebound.graphs.checkpoints import checkpoint_serde
 from quotebound.graphs.state import merge_dicts
-
-if TYPE_CHECKING:
-    from quotebound.agent.facade.agent import Agent
 
 
 class ServerState(TypedDict, total=False):
@@ -54,15 +56,11 @@ async def make_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
 def load_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     """The served graph, built from the environment once per process (a LangGraph server calls its factory for
     every run; a factory taking one argument would be handed the run's config)."""
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from quotebound.agent.facade.agent import Agent
-
     with _loading:  # two first runs at once must not open the store twice
         if served_agents:
             return build_server_graph(served_agents[-1])
         # The Agent opens and checks what a run needs (policy, store, ledger, model); only its context is used.
-        agent = Agent(Settings.from_env(), checkpointer=InMemorySaver())
+        agent = Agent(Settings.from_env(), checkpointer=InMemorySaver(serde=checkpoint_serde()))
         served_agents.append(agent)
         return build_server_graph(agent)
 
@@ -74,9 +72,17 @@ def build_server_graph(agent: Agent) -> CompiledStateGraph[Any, Any, Any, Any]:
 
     def quotebound(state: ServerState, config: RunnableConfig) -> dict[str, Any]:
         session = str((config.get("configurable") or {}).get("thread_id") or "") or None
-        run = agent._new_run(
-            state["question"], session, state.get("role", "public"), state.get("labels"), state.get("context")
-        )
+        try:
+            request = AskRequest(
+                question=state["question"],
+                session_id=session,
+                role=state.get("role", "public"),
+                labels=state.get("labels") or [],
+                context=state.get("context") or {},
+            )
+        except ValueError as exc:  # pydantic's ValidationError: the request is at fault, as with `Agent.ask`
+            raise CallerError(ErrorCode.BAD_REQUEST, str(exc)) from exc
+        run = agent._new_run(request)
         context: dict[str, str] = {}
         try:
             result = inner.invoke(run.payload, config, context=agent.context)

@@ -1,49 +1,25 @@
-"""Quote verification: is this quote verbatim at this locator, in the text the caller may see?
+"""Gathering: the one part of the gate that reads the store. It looks up every quote a draft cites and the lines
+of its cited sources, as the caller may see them, and hands the rules a `GateInputs`.
 
-The text is the matching bundle's (bundles carry policy obligations) when a bundle of the source's current
-version covers the locator, else what `resolve_evidence` returns under the caller's policy. Readability is
-checked first and fails with one message for missing and hidden sources alike.
+A quote is checked against the matching bundle's text (bundles carry policy obligations) when a bundle of the
+source's current version covers the locator, else against what `resolve_evidence` returns under the caller's
+policy. Readability is checked first and fails alike for missing and hidden sources.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
-from quotebound.agent.core.contracts import EvidenceBundle, EvidenceRef, Locator, ProvenanceKind, Source
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, EvidenceRef, GateStatus, Locator, Source
 from quotebound.agent.core.errors import ErrorCode, ModelError
 from quotebound.agent.gate.confidence import WHITESPACE_MATCH
+from quotebound.agent.gate.conflicts import FlaggedLines, flagged_lines
+from quotebound.agent.gate.inputs import GateInputs, SourceLine, quoted_sources
+from quotebound.agent.gate.verification import LineSpan, Status, Verification
 from quotebound.tools.context import ToolContext
+from quotebound.tools.injection import FLAG_PREFIX
 from quotebound.tools.resolve_evidence import resolve_evidence
-
-LineSpan = tuple[int, int, int]  # page, first line, last line
-
-
-class Status(StrEnum):
-    OK = "ok"
-    UNKNOWN_SOURCE = "unknown_source"
-    FAKE_LOCATOR = "fake_locator"
-    NOT_VERBATIM = "not_verbatim"
-    NOT_RESOLVED = "not_resolved"
-
-
-@dataclass(frozen=True)
-class Verification:
-    status: Status
-    locator_confidence: float = 0.0
-    quote_confidence: float = 0.0
-    provenance: ProvenanceKind | None = None
-    spans: tuple[LineSpan, ...] = ()  # the lines each occurrence of the quote covers
-    detail: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status is Status.OK
-
-    @property
-    def confidence(self) -> float:
-        return min(self.locator_confidence, self.quote_confidence)
 
 
 def _collapse(text: str) -> str:
@@ -132,3 +108,59 @@ class QuoteVerifier:
             whole = ((span.page, span.line_start, span.line_end),)
             return Verification(Status.OK, 1.0, WHITESPACE_MATCH, source.provenance_kind, whole)
         return Verification(Status.NOT_VERBATIM, 1.0, 0.0, source.provenance_kind, detail=text)
+
+
+def with_bundle_flags(flagged: Mapping[str, Sequence[str]] | None, bundles: Sequence[EvidenceBundle]) -> FlaggedLines:
+    """`flagged` plus the instructional lines `resolve_evidence` flagged in the bundles, line by line: flags only
+    ever add blocks, so taking the union is safe whoever computed them."""
+    merged = {source_id: list(locators) for source_id, locators in (flagged or {}).items()}
+    for bundle in bundles:
+        for flag in bundle.flags:
+            if flag.startswith(FLAG_PREFIX):
+                merged.setdefault(bundle.source_id, []).append(flag[len(FLAG_PREFIX) :])
+    return flagged_lines(merged)
+
+
+def cited_lines(draft: Draft, ctx: ToolContext) -> tuple[SourceLine, ...]:
+    """Every line of every cited source the caller may read, as the caller sees it (obligations applied)."""
+    lines: list[SourceLine] = []
+    for source_id in quoted_sources(draft):
+        try:
+            source = ctx.readable_source(source_id)
+        except ModelError:
+            continue  # an unknown or hidden source grounds nothing (the citations rule reports it)
+        lines.extend(SourceLine(source_id, page, line, text) for page, line, text in ctx.visible_iter_lines(source))
+    return tuple(lines)
+
+
+def gather_inputs(
+    draft: Draft,
+    *,
+    bundles: Sequence[EvidenceBundle],
+    ctx: ToolContext,
+    gate: GateStatus = "proceed",
+    flagged: Mapping[str, Sequence[str]] | None = None,
+    conflict_tolerance_pct: float = 1.0,
+    question: str | None = None,
+) -> GateInputs:
+    """What the rules need to judge `draft` for `ctx`'s caller (the arguments are `validate_draft`'s).
+
+    The cited sources' lines are read only with a `question`, since only the grounding rule reads them.
+    """
+    verifier = QuoteVerifier(ctx, bundles)
+    evidence = draft.evidence
+    return GateInputs(
+        draft=draft,
+        support_checks=tuple(
+            tuple(verifier.verify(s.source_id, s.locator, s.quote) for s in f.support) for f in evidence.facts
+        ),
+        conflict_checks=tuple(
+            tuple(verifier.verify(v.source_id, v.locator, v.quote) for v in c.values) for c in evidence.conflicts
+        ),
+        bundles=tuple(bundles),
+        flagged=with_bundle_flags(flagged, bundles),
+        gate=gate,
+        tolerance_pct=conflict_tolerance_pct,
+        question=question,
+        cited_lines=cited_lines(draft, ctx) if question is not None else (),
+    )

@@ -1,0 +1,57 @@
+"""What every subcommand shares: exit codes, settings from flags, the store and policy flags, JSON and progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from quotebound.agent.core.settings import Settings
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_OPERATOR = 0, 1, 2, 3
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """The `QUOTEBOUND_*` environment, overridden by the flags the subcommand has and the caller gave."""
+    return Settings.from_env(
+        store=getattr(args, "store", None),
+        embedder=getattr(args, "embedder", None),
+        qdrant_url=getattr(args, "qdrant_url", None),
+        policy_file=getattr(args, "policy", None),
+    )
+
+
+def store_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", default=".quotebound", help="store folder (default: .quotebound)")
+    parser.add_argument(
+        "--qdrant-url", help="a Qdrant server instead of the embedded store (env QUOTEBOUND_QDRANT_URL)"
+    )
+
+
+def policy_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"
+    )
+
+
+def print_json(data: Any, out: TextIO) -> None:
+    out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent when stderr is not a TTY (CI logs, pipes)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if not self.active or total < 2:
+            return
+        width = 30
+        filled = width * done // total
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()

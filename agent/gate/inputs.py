@@ -1,0 +1,70 @@
+"""`GateInputs`: everything the gate's rules read, gathered once, immutable, and free of any store.
+
+`gather.gather_inputs` builds it from a store; a test builds it by hand. Every rule is a function of it alone,
+so what a rule decides depends on nothing it cannot see here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.gate.conflicts import FlaggedLines
+from quotebound.agent.gate.verification import Verification
+
+
+class SourceLine(NamedTuple):
+    """One line of a cited source, as the caller may see it."""
+
+    source_id: str
+    page: int
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class GateInputs:
+    """A draft, and what the gate found about everything it cites.
+
+    `support_checks[i][j]` verifies fact i's support j; `conflict_checks[k][m]` verifies value m of listed
+    conflict k. `flagged` holds the (source_id, page, line) of every line flagged as instructional text.
+    `question` (with the details the user supplied) and `cited_lines` (every line of every readable cited
+    source) feed the grounding rule, which runs only when the question is given.
+    """
+
+    draft: Draft
+    support_checks: tuple[tuple[Verification, ...], ...] = ()
+    conflict_checks: tuple[tuple[Verification, ...], ...] = ()
+    bundles: tuple[EvidenceBundle, ...] = ()
+    flagged: FlaggedLines = frozenset()
+    gate: GateStatus = "proceed"
+    tolerance_pct: float = 1.0
+    question: str | None = None
+    cited_lines: tuple[SourceLine, ...] = ()
+
+    def __post_init__(self) -> None:
+        evidence = self.draft.evidence
+        shape = [len(f.support) for f in evidence.facts], [len(c.values) for c in evidence.conflicts]
+        checked = [len(s) for s in self.support_checks], [len(c) for c in self.conflict_checks]
+        if shape != checked:
+            raise ValueError(
+                f"one verification per cited quote: the draft cites {shape} (supports per fact, values per "
+                f"conflict), the checks cover {checked}"
+            )
+
+
+def cited_ids(draft: Draft) -> set[str]:
+    """Every source id the draft names: in supports, in listed conflicts and in its citations index."""
+    evidence = draft.evidence
+    ids = {s.source_id for f in evidence.facts for s in f.support}
+    ids |= {v.source_id for c in evidence.conflicts for v in c.values}
+    return ids | {c.source_id for c in evidence.citations_index}
+
+
+def quoted_sources(draft: Draft) -> list[str]:
+    """The sources the draft quotes (supports and conflict values), each once, in order of first citation."""
+    evidence = draft.evidence
+    ids = [s.source_id for f in evidence.facts for s in f.support]
+    ids += [v.source_id for c in evidence.conflicts for v in c.values]
+    return list(dict.fromkeys(ids))

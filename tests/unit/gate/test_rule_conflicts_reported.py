@@ -1,0 +1,69 @@
+"""The conflicts-reported rule: facts of one key that disagree are listed together."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from quotebound.agent.core.contracts import CalcDerivation, Conflict, ConflictValue, Draft, Fact, Support
+from quotebound.agent.gate.findings import FindingCode
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.rules import conflicts_reported
+
+
+def quote(value: str) -> str:
+    return f"The monthly assessment is {value} per unit."
+
+
+def fact(value: str, source_id: str, key: str = "monthly assessment") -> Fact:
+    support = Support(source_id=source_id, locator="p.1 L3-L3", quote=quote(value))
+    return Fact(text=quote(value), support=[support], key=key, value=value)
+
+
+def side(value: str, source_id: str) -> ConflictValue:
+    return ConflictValue(value=value, source_id=source_id, locator="p.1 L3-L3", quote=quote(value))
+
+
+def test_facts_that_agree_pass(make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]) -> None:
+    draft = make_draft(fact("$325.00", "a.md"), fact("325", "b.md"), fact("$325.00", "c.md"))
+    assert conflicts_reported.check(make_inputs(draft)) == []
+
+
+def test_an_omitted_disagreement_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md", key="Assessment, monthly"))
+    findings = conflicts_reported.check(make_inputs(draft))
+    assert [(f.code, f.fact_index, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, 1, "$340.00")]
+    assert "'$325.00' (a.md p.1 L3-L3) and '$340.00' (b.md p.1 L3-L3)" in findings[0].message
+
+
+def test_a_disagreement_listed_with_both_values_passes(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    listed = Conflict(key="monthly assessment", values=[side("$325.00", "a.md"), side("$340.00", "b.md")])
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md"), conflicts=[listed])
+    assert conflicts_reported.check(make_inputs(draft)) == []
+
+
+def test_a_conflict_listing_only_one_side_does_not_count(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    half = Conflict(key="monthly assessment", values=[side("$325.00", "a.md"), side("$325.00", "c.md")])
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md"), conflicts=[half])
+    assert [f.code for f in conflicts_reported.check(make_inputs(draft))] == [FindingCode.CONFLICT_OMITTED]
+
+
+def test_the_tolerance_comes_from_the_inputs(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md"))
+    assert conflicts_reported.check(make_inputs(draft, tolerance_pct=5.0)) == []
+    assert conflicts_reported.check(make_inputs(draft, tolerance_pct=1.0)) != []
+
+
+def test_different_keys_and_calc_facts_do_not_compete(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    yearly = fact("$3,900", "a.md").model_copy(update={"calc": CalcDerivation(expr="325 * 12", value="3900")})
+    draft = make_draft(fact("$325.00", "a.md"), fact("$150.00", "b.md", key="pool deposit"), yearly)
+    assert conflicts_reported.check(make_inputs(draft)) == []
