@@ -29,7 +29,6 @@ from typing import Final
 from langchain_core.messages import HumanMessage
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle
-from quotebound.agent.core.errors import ModelError
 from quotebound.agent.core.offline import token_counter
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
@@ -43,7 +42,7 @@ from quotebound.evals.leaks import visible_strings
 from quotebound.prompts import load_prompt
 from quotebound.tools.context import ToolContext
 from quotebound.tools.registry import ALL_TOOLS, ToolRegistry
-from quotebound.tools.resolve_evidence import resolve_evidence
+from quotebound.tools.resolve_evidence import resolve_hits
 
 PROMPT: Final = "naive_answer"
 ABSTAIN_MARKER: Final = "INSUFFICIENT EVIDENCE"  # what prompts/naive_answer.md asks for when nothing answers
@@ -102,22 +101,8 @@ class NaiveBaseline:
         caller's policy (unresolvable ones are no evidence), packed into the model's token budget."""
         tools = self._tools(case)
         hits = self.agent.context.retriever.search(case.question, allow=tools.can_read, changed=tools.changed_chunks)
-        tools = self._tools(case)
-        counter = token_counter()
         budget = self.agent.settings.attempts.context_token_budget
-        bundles: list[EvidenceBundle] = []
-        used = 0
-        for hit in hits:
-            try:
-                bundle = resolve_evidence(tools, f"doc://{hit.source_id}@v{hit.version}#{hit.locator}")
-            except ModelError:
-                continue
-            cost = counter.count(bundle.text)
-            if used + cost > budget:
-                continue  # a later, smaller bundle may still fit
-            used += cost
-            bundles.append(bundle)
-        return bundles
+        return resolve_hits(tools, hits, budget=budget, counter=token_counter())
 
     def _draft(self, case: GoldenCase, bundles: list[EvidenceBundle], retrieved: str, started: float) -> Outcome:
         attempts = self.agent.settings.attempts

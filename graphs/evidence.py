@@ -11,13 +11,12 @@ import re
 from langgraph.runtime import Runtime
 
 from quotebound.agent.core.contracts import EvidenceBundle
-from quotebound.agent.core.errors import ModelError
 from quotebound.agent.core.offline import token_counter
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import store_fault
 from quotebound.graphs.names import Node
 from quotebound.graphs.state import RunState
-from quotebound.tools.resolve_evidence import resolve_evidence
+from quotebound.tools.resolve_evidence import resolve_hits
 
 
 def question_context(state: RunState) -> dict[str, str]:
@@ -70,19 +69,5 @@ def resolve(state: RunState, runtime: Runtime[RunContext]) -> RunState:
 
 def _resolve_hits(state: RunState, ctx: RunContext) -> list[EvidenceBundle]:
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
-    counter = token_counter()
     budget = ctx.settings.attempts.context_token_budget
-    bundles: list[EvidenceBundle] = []
-    used = 0
-    for hit in state.get("hits", []):
-        ref = f"doc://{hit.source_id}@v{hit.version}#{hit.locator}"
-        try:
-            bundle = resolve_evidence(tools, ref)
-        except ModelError:
-            continue  # unresolvable or not allowed for this caller: it simply is not evidence
-        cost = counter.count(bundle.text)
-        if used + cost > budget:
-            continue  # a later, smaller bundle may still fit
-        used += cost
-        bundles.append(bundle)
-    return bundles
+    return resolve_hits(tools, state.get("hits", []), budget=budget, counter=token_counter())

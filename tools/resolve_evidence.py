@@ -9,9 +9,11 @@ validator checks quotes against. Policy obligations are applied before anything 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 
-from quotebound.agent.core.contracts import EvidenceBundle, EvidenceRef, Locator
+from quotebound.agent.core.contracts import EvidenceBundle, EvidenceRef, Locator, RetrievalHit
 from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.agent.core.offline import TokenCounter
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import FLAG_PREFIX, instructional_locators
 
@@ -62,3 +64,23 @@ def resolve_evidence(ctx: ToolContext, ref: str) -> EvidenceBundle:
         policy=decision.model_copy(update={"obligations_applied": applied}),
         flags=flags,
     )
+
+
+def resolve_hits(
+    ctx: ToolContext, hits: Iterable[RetrievalHit], *, budget: int, counter: TokenCounter
+) -> list[EvidenceBundle]:
+    """Search hits as evidence: each pointer resolved under `ctx`'s policy, in rank order, packed into `budget`
+    tokens. A hit that does not resolve for this caller is simply no evidence."""
+    bundles: list[EvidenceBundle] = []
+    used = 0
+    for hit in hits:
+        try:
+            bundle = resolve_evidence(ctx, f"doc://{hit.source_id}@v{hit.version}#{hit.locator}")
+        except ModelError:
+            continue  # unresolvable or not allowed for this caller: it simply is not evidence
+        cost = counter.count(bundle.text)
+        if used + cost > budget:
+            continue  # a later, smaller bundle may still fit
+        used += cost
+        bundles.append(bundle)
+    return bundles

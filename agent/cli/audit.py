@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotebound.agent.audit import LedgerEntry, LedgerRow, open_ledger
 from quotebound.agent.audit.receipt_view import redact_receipt
-from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, policy_option, settings_from_args
+from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, ledger_options, policy_option, settings_from_args
 from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.core.settings import Settings
 from quotebound.tools.corpus import Corpus
@@ -138,10 +138,6 @@ def add_parser(sub: Any) -> None:
         "0 ok, 1 a broken chain or no such receipt, 3 no ledger or it cannot be read.",
     )
     actions = audit.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
-
-    def ledger_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--store", default=".quotebound", help="store folder (default: .quotebound)")
-        p.add_argument("--json", action="store_true", help="print JSON")
 
     p = actions.add_parser(
         "verify",

@@ -29,6 +29,12 @@ def store_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def ledger_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the commands that read a store's records (audit, trace, replay, recheck)."""
+    parser.add_argument("--store", default=".quotebound", help="store folder (default: .quotebound)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
 def policy_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy", type=Path, metavar="FILE", help="policy file (env QUOTEBOUND_POLICY; default: public only)"

@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quotebound.agent.audit import open_ledger
-from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, EXIT_OPERATOR, policy_option, settings_from_args
+from quotebound.agent.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_OPERATOR,
+    ledger_options,
+    policy_option,
+    settings_from_args,
+)
 from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.runs.trace import RunTrace, TraceStep, plain
 from quotebound.agent.runs.trace_store import TRACE_FILE, TraceStore
@@ -269,10 +276,6 @@ def cmd_recheck(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     """Register `trace`, `replay` and `recheck` on the top-level subparsers."""
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--store", default=".quotebound", help="store folder (default: .quotebound)")
-        p.add_argument("--json", action="store_true", help="print JSON")
-
     p = sub.add_parser(
         "trace",
         help="print a run step by step: nodes, timings, tool calls, validator findings",
@@ -283,7 +286,7 @@ def add_parser(sub: Any) -> None:
         "1 no such run or step.",
     )
     p.add_argument("run_id", metavar="RUN_ID", help="an envelope's meta.run_id")
-    common(p)
+    ledger_options(p)
     p.add_argument("--step", type=int, metavar="N", help="print the state at step N (1-based)")
     p.set_defaults(func=cmd_trace)
 
@@ -301,7 +304,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--from", dest="from_node", metavar="NODE", help="preflight, retrieve, resolve, draft, validate...")
     p.add_argument("--model", help="extractive, chat:<provider>:<model>, or openai:<model>@<base_url>")
     policy_option(p)
-    common(p)
+    ledger_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -315,5 +318,5 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("audit_ref", metavar="AUDIT_REF", help="an envelope's audit_ref, e.g. audit://quotebound/<hex>")
     policy_option(p)
-    common(p)
+    ledger_options(p)
     p.set_defaults(func=cmd_recheck)
