@@ -1,4 +1,4 @@
-"""`preflight`: the content-agnostic answerability gate of hoa-chat-v0.4 §1, before any model or tool call.
+"""`preflight`: the content-agnostic answerability gate, before any model or tool call.
 
 Four signals, none of which assumes anything about what the documents are about (two read their layout):
 - UnknownIntent: the question has too little to act on (intent confidence below `tau_intent`);
@@ -7,11 +7,11 @@ Four signals, none of which assumes anything about what the documents are about 
   documents distinguish, so there is nothing to ask), and "today" / "this year";
 - InsufficientParameters: a computation over a quantity the user left open ("for a few months");
 - InsufficientGrounding: the corpus knows the topic but covers too little of a very short question.
-Before any of them, the policy pre-check (adr-0010 G4): a restricted topic, an attempt to enumerate what is
+Before any of them, the policy pre-check: a restricted topic, an attempt to enumerate what is
 hidden or to exfiltrate prompts or the policy fails closed (`gate: deny`), before any retrieval or clarify.
 What the session context or earlier replies already resolve is not asked again. The same clarify prompt
 repeated `max_same_prompt_rounds` times without new values upgrades the run to
-`proceed_after_clarify_timeout` (hoa §1 "Clarify exhaustion"); a cooldown resets the counter.
+`proceed_after_clarify_timeout` (the answer must then say the detail was never given); a cooldown resets the counter.
 """
 
 from __future__ import annotations

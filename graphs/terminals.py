@@ -40,7 +40,7 @@ _WHY: dict[ReasonCode, str] = {
 _RETRY_LATER = "Try again later; if it persists, tell the operator and quote the audit_ref."
 _MAX_TOPICS = 6
 # What the caller sees when nothing verifiable answers. A policy denial the caller may not be told about reads
-# exactly like this, so the envelope cannot reveal that something hidden exists (adr-0010 G5/G6).
+# exactly like this, so the envelope cannot reveal that something hidden exists.
 _NOTHING_FOUND_GAP = Gap(
     need="a passage, in the documents available to you, that answers the question", why="no_quote_found"
 )
@@ -92,7 +92,7 @@ def _covered_topics(caller: Caller, ctx: RunContext) -> list[str]:
 
 
 def remediation_hints(reason: ReasonCode, caller: Caller, ctx: RunContext) -> list[str]:
-    """What the caller can do instead (G6): rephrase, broaden, a covered topic, how to ask for access. Depends on
+    """What the caller can do instead: rephrase, broaden, a covered topic, how to ask for access. Depends on
     the shown reason and on what the caller may read only, so a hidden source changes nothing here."""
     if reason in (ReasonCode.RETRIEVAL_UNAVAILABLE, ReasonCode.MODEL_ERROR):
         return [_RETRY_LATER]

@@ -1,7 +1,7 @@
 """Instructional text inside sources: spans that read like orders to an assistant (prompt injection).
 
 Source text is data. Flagged lines are recorded (bundle `flags`, receipts) and can never support a fact; they
-never change what the graph does. The rules are deliberately generic (cpack-ingestion-gate §3): they describe
+never change what the graph does. The rules are deliberately generic: they describe
 how text addressed to an AI assistant reads, not any benchmark's phrasing. A line is flagged when it, or one of
 its sentences, is
 

@@ -1,4 +1,4 @@
-"""The built-in policy pre-check (adr-0010 G4, G8): questions that try to enumerate what is hidden, or to
+"""The built-in policy pre-check, for every policy: questions that try to enumerate what is hidden, or to
 exfiltrate the system's prompt, instructions or policy, are refused before any retrieval, whoever asks.
 
 Patterns are generic (vocabulary sets, not phrasings) and require two signals together: a word that marks

@@ -47,7 +47,7 @@ class ToolName(StrEnum):
 
 
 ALL_TOOLS: frozenset[ToolName] = frozenset(ToolName)
-# The repair loop may only use the deterministic fetch/compute tools (hoa-chat-v0.4 §4).
+# Repair only fixes what the gate found, from evidence already fetchable: deterministic fetch/compute tools only.
 REPAIR_TOOLS: frozenset[ToolName] = frozenset({ToolName.QUOTE_FETCH, ToolName.SEARCH_SOURCE, ToolName.CALC})
 
 

@@ -1,8 +1,8 @@
 """The store: one folder holding the locator index (SQLite, with FTS5) and the vector index (Qdrant).
 
 Layout of `DIR/`:
-- `index.sqlite`: sources and their versions, every line of every version, the locator index of
-  `hoa-chat-v0.4.md` §6, retrieval chunks and their FTS5 (BM25) index, and a manifest (`meta`).
+- `index.sqlite`: sources and their versions, every line of every version, the locator index (what
+  makes a cited locator checkable), retrieval chunks and their FTS5 (BM25) index, and a manifest (`meta`).
 - `qdrant/`: the embedded Qdrant collection (unless a Qdrant server URL is configured).
 - `cache/`: files assembled from installed wheels (the embedding model folder).
 """
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS lines (
     text TEXT NOT NULL,
     PRIMARY KEY (source_id, version, page, line_no)
 ) WITHOUT ROWID;
--- hoa-chat-v0.4 §6: per source version, its chunk locators and the line count of every page, so that any
+-- Per source version, its chunk locators and the line count of every page, so that any
 -- `p.<page> L<a>-L<b>` inside a page is a real locator and anything else is not.
 CREATE TABLE IF NOT EXISTS source_locator_index (
     source_id TEXT NOT NULL,

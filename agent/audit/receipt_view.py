@@ -1,4 +1,5 @@
-"""A receipt as one viewer may see it (adr-0010 G7 NOTE: audit logs are governed artifacts).
+"""A receipt as one viewer may see it (a receipt is itself governed data: what it
+records about the asker is shown only to those the policy lets read it).
 
 - Query text and clarify replies, the asker's labels and a restricted topic's name: only for a viewer the policy
   lets read audit (`policy.reads_audit`). Hashes stay for everyone: they reveal nothing one cannot already guess.

@@ -1,8 +1,9 @@
 """Versioned pydantic contracts (v1): sources, locators, evidence, the Answer Object and the envelopes.
 
-Field names follow `hoa-chat-v0.4.md` §2.1 (Answer Object) and §8 (envelopes), and `focus-mode-readme.md`
-(EvidenceRef, EvidenceBundle, `audit_ref`). Every model forbids unknown fields so a hostile or confused model
-cannot smuggle data past the gate in an extra key.
+These are the shapes every client sees (their JSON Schemas ship in `schemas/`): the Answer Object a model drafts,
+the envelopes a run ends in, and the evidence pointers (EvidenceRef) and resolved passages (EvidenceBundle) the
+gate checks against. Every model forbids unknown fields so a hostile or confused model cannot smuggle data past
+the gate in an extra key.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ class EvidenceBundle(Contract):
     flags: list[str] = Field(default_factory=list, description="e.g. instructional_text")
 
 
-# --- The Answer Object (hoa-chat-v0.4 §2.1) ---------------------------------------------------------------
+# --- The Answer Object: what a model drafts ---------------------------------------------------------------------
 
 
 class Support(Contract):

@@ -1,4 +1,4 @@
-"""`Receipt`: the body of one audit receipt (adr-0010 G7), written for every run whatever its end.
+"""`Receipt`: the body of one audit receipt (the run's tamper-evident record), written for every run whatever its end.
 
 What it keeps: who asked (role, labels), what (the question's sha256, its text only where the policy keeps it
 for that caller), when, the node path, every tool call (arguments hashed), the evidence bundles (ref, digest,
