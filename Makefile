@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install demo serve lint typecheck test test-fast eval eval-store eval-baseline bench clean
+.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,16 @@ $(BIN)/.installed: pyproject.toml constraints.txt
 	touch $@
 
 install: $(BIN)/.installed
+
+# `langgraph dev` in a venv of its own: langgraph-api 0.16 pins jsonschema-rs<0.45, schemathesis (test) >=0.60.
+LANGGRAPH_VENV ?= .venv-langgraph
+$(LANGGRAPH_VENV)/.installed: pyproject.toml constraints.txt constraints-langgraph.txt
+	$(PYTHON) -m venv $(LANGGRAPH_VENV)
+	$(LANGGRAPH_VENV)/bin/pip install -q --upgrade "pip>=24"
+	$(LANGGRAPH_VENV)/bin/pip install -q -c constraints-langgraph.txt -e '.[langgraph-served]'
+	touch $@
+
+langgraph-venv: $(LANGGRAPH_VENV)/.installed
 
 # The main job on the bundled example corpus, with the embedded defaults: no server, no API key, no network.
 demo: install
@@ -50,13 +60,14 @@ lint: install $(TYPECHECK_ROOT)/quotebound
 typecheck: install $(TYPECHECK_ROOT)/quotebound
 	$(BIN)/mypy -p quotebound.agent -p quotebound.tools -p quotebound.graphs -p quotebound.evals -p quotebound.prompts \
 		-m quotebound -m quotebound.testing
+	MYPYPATH=benchmarks $(BIN)/mypy benchmarks/*.py
 
 # The `llm` tests drive a real 135M model through llama.cpp: .ci/llm.sh installs it (a ~5-minute build, once per
 # venv) and --require-llm makes a missing model a failure instead of a skip.
-test: lint typecheck
+test: lint typecheck langgraph-venv
 	bash .ci/llm.sh $(VENV) >/dev/null
 	bash .ci/chromium.sh
-	$(BIN)/python -m pytest --require-llm
+	QUOTEBOUND_LANGGRAPH_BIN=$(abspath $(LANGGRAPH_VENV))/bin/langgraph $(BIN)/python -m pytest --require-llm
 	$(MAKE) eval
 
 # The same suite without the real LLM (its tests skip): the quick loop while developing.
@@ -85,4 +96,4 @@ bench: install
 	$(BIN)/python benchmarks/bench_server.py
 
 clean:
-	rm -rf $(VENV) $(STORE) $(EVAL_DIR) $(TYPECHECK_ROOT) build *.egg-info
+	rm -rf $(VENV) $(LANGGRAPH_VENV) $(STORE) $(EVAL_DIR) $(TYPECHECK_ROOT) build *.egg-info

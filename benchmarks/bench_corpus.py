@@ -1,9 +1,9 @@
 """Ingest throughput and retrieval latency on generated corpora. Prints figures; asserts nothing.
 
-    python benchmarks/bench_corpus.py [--embedder minilm|hashing] [--queries 200]
+    python benchmarks/bench_corpus.py [--embedder minilm|hashing] [--queries 200] [--pdfs 20] [--sizes 1000,10000]
 
-1. Ingest a generated corpus of 1,000 PDF pages (20 PDFs of 50 pages): chunks/s and pages/s.
-2. Retrieval latency (hybrid, lexical only, dense only) p50/p95 over a query set at 1k and 10k chunks.
+1. Ingest a generated corpus of 1,000 PDF pages (`--pdfs` 20 PDFs of 50 pages): chunks/s and pages/s.
+2. Retrieval latency (hybrid, lexical only, dense only) p50/p95 over a query set at 1k and 10k chunks (`--sizes`).
 """
 
 from __future__ import annotations
@@ -64,13 +64,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def time_queries(store: Store, queries: list[str], **mode: bool) -> tuple[float, float]:
+def time_queries(store: Store, queries: list[str], *, lexical: bool, dense: bool) -> tuple[float, float]:
     retriever = HybridRetriever(store)
-    retriever.search(queries[0], **mode)  # warm-up: loads the model and the collection
+    retriever.search(queries[0], lexical=lexical, dense=dense)  # warm-up: loads the model and the collection
     times = []
     for query in queries:
         t0 = time.perf_counter()
-        retriever.search(query, top_k=8, **mode)
+        retriever.search(query, top_k=8, lexical=lexical, dense=dense)
         times.append((time.perf_counter() - t0) * 1000)
     return percentile(times, 0.5), percentile(times, 0.95)
 
@@ -79,14 +79,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--pdfs", type=int, default=20, help="generated PDFs of 50 pages each (default 20)")
+    parser.add_argument("--sizes", default="1000,10000", help="markdown corpus sizes in chunks, comma-separated")
     args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
     rng = random.Random(7)
     queries = [f"{' '.join(rng.sample(WORDS, 3))} item {rng.randint(0, 9000)}" for _ in range(args.queries)]
 
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "pdf"
         docs.mkdir()
-        pages = make_pdfs(docs, rng)
+        pages = make_pdfs(docs, rng, files=args.pdfs)
         with Store(Settings(store=Path(tmp) / "store-pdf", embedder=args.embedder), create=True) as store:
             t0 = time.perf_counter()
             report = Ingestor(store).ingest([docs])
@@ -95,7 +98,7 @@ def main() -> None:
             print(f"ingest {pages} PDF pages ({report.chunks} chunks, embedder={args.embedder}): {elapsed:.1f} s = "
                   f"{report.chunks / elapsed:.0f} chunks/s, {pages / elapsed:.1f} pages/s")  # fmt: skip
 
-        for size in (1_000, 10_000):
+        for size in sizes:
             root = Path(tmp) / f"md-{size}"
             root.mkdir()
             make_markdown(root, rng, size)
@@ -106,12 +109,12 @@ def main() -> None:
                 print(
                     f"ingest {report.chunks} markdown chunks: {elapsed:.1f} s = {report.chunks / elapsed:.0f} chunks/s"
                 )
-                for label, mode in (
-                    ("hybrid", {}),
-                    ("lexical", {"dense": False}),
-                    ("dense", {"lexical": False}),
+                for label, lexical, dense in (
+                    ("hybrid", True, True),
+                    ("lexical", True, False),
+                    ("dense", False, True),
                 ):
-                    p50, p95 = time_queries(store, queries, **mode)
+                    p50, p95 = time_queries(store, queries, lexical=lexical, dense=dense)
                     print(f"retrieval {label:<8} at {report.chunks:>6} chunks: p50 {p50:.1f} ms, p95 {p95:.1f} ms "
                           f"({len(queries)} queries)")  # fmt: skip
     print(f"(python {statistics.__name__} percentiles over single-threaded calls on this machine)")

@@ -21,6 +21,7 @@ from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.evals.golden import GoldenSet, load_golden_set
 from quotebound.evals.harness import evaluate
+from quotebound.graphs.checkpoints import checkpoint_serde
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.store import Store
 
@@ -52,7 +53,7 @@ def main() -> int:
         print(f"ingest examples/hoa ({args.embedder}): {time.perf_counter() - started:.1f} s")
         baseline_outcomes: Counter[str] | None = None
         for level in (int(part) for part in args.concurrency.split(",")):
-            with Agent(settings, checkpointer=InMemorySaver()) as agent:
+            with Agent(settings, checkpointer=InMemorySaver(serde=checkpoint_serde())) as agent:
                 agent.ask("warm-up: what is the minimum lease term?")  # model and index loading, not per-case cost
                 started = time.perf_counter()
                 report = evaluate(agent, golden, concurrency=level)

@@ -117,7 +117,7 @@ def ramdocs_plan(data: Path, limit: int) -> Plan:
         list(ramdocs.golden_set(records).cases),
         shards,
         lambda o: ramdocs.score(o, by_id[o.case_id]),
-        ramdocs.summarize,  # type: ignore[arg-type]
+        ramdocs.summarize,
         describe,
     )
 
@@ -150,7 +150,7 @@ def tatqa_plan(data: Path, limit: int) -> Plan:
         list(tatqa.golden_set(chosen).cases),
         shards,
         lambda o: tatqa.score(o, by_id[o.case_id], texts[by_id[o.case_id].source_id]),
-        tatqa.summarize,  # type: ignore[arg-type]
+        tatqa.summarize,
         describe,
     )
 
@@ -180,7 +180,7 @@ def bipia_plan(data: Path, limit: int) -> Plan:
         list(bipia_email.golden_set(triples).cases),
         shards,
         lambda o: bipia_email.score(o, by_id[o.case_id]),
-        bipia_email.summarize,  # type: ignore[arg-type]
+        bipia_email.summarize,
         describe,
         note,
     )

@@ -49,19 +49,21 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 from uuid import UUID
 
 from bench_corpus import make_markdown, percentile
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tracers.context import register_configure_hook
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
 from quotebound import Agent, AskRequest
+from quotebound.agent.core.contracts import Envelope, ErrorEnvelope
 from quotebound.agent.core.settings import Settings
 from quotebound.testing import ScriptedChatModel, tool_call, tool_calls_message
 from quotebound.tools.ingest import Ingestor
@@ -206,7 +208,7 @@ def generated_questions(root: Path, rng: random.Random, n: int = 14) -> list[Que
 # --- the two agents -----------------------------------------------------------------------------------------
 
 
-def ask_quotebound(agent: Agent, question: Question, session_id: str | None = None) -> Any:
+def ask_quotebound(agent: Agent, question: Question, session_id: str | None = None) -> Envelope | ErrorEnvelope:
     return agent.ask(AskRequest(question=question.text, session_id=session_id))
 
 
@@ -216,7 +218,7 @@ def record(agent: Agent, question: Question) -> tuple[Recorded, str | None]:
     session = uuid.uuid4().hex
     envelope = ask_quotebound(agent, question, session)
     state = agent.graph.get_state({"configurable": {"thread_id": session}}).values
-    calls = [(c["name"], dict(c["args"]), bool(c["ok"])) for c in state.get("tool_calls", [])]
+    calls = [(c.name, dict(c.args), c.ok) for c in state.get("tool_calls", [])]
     found = None
     if question.expected is not None:
         found = "missed"
@@ -237,9 +239,9 @@ def react_agent(registry: ToolRegistry, checkpointer: Any = None) -> tuple[Any, 
     return graph, llm
 
 
-def script(recorded: Recorded) -> list[BaseMessage]:
+def script(recorded: Recorded) -> list[AIMessage]:
     """One AI turn per recorded tool call (a ReAct loop, not one parallel batch), then the final answer."""
-    turns: list[BaseMessage] = [tool_calls_message(tool_call(name, args)) for name, args, _ in recorded.calls]
+    turns = [tool_calls_message(tool_call(name, args)) for name, args, _ in recorded.calls]
     return [*turns, AIMessage(content=recorded.final)]
 
 
@@ -294,7 +296,7 @@ def run_corpus(store_dir: Path, embedder: EmbedderName, questions: list[Question
         qb, react, react_saved = Timings(), Timings(), Timings()
         for _ in range(repeat):
             for question in questions:
-                timed(lambda q=question: ask_quotebound(agent, q), qb)
+                timed(partial(ask_quotebound, agent, question), qb)
             for graph, llm, into in ((bare, bare_llm, react), (saved, saved_llm, react_saved)):
                 for question, rec in zip(questions, recorded, strict=True):
                     ms, differ = ask_react(graph, llm, registry, question, rec)
@@ -337,9 +339,9 @@ def profile_nodes(agent: Agent, questions: list[Question]) -> str:
     try:
         for question in questions:
             session = uuid.uuid4().hex
-            timed(lambda q=question, s=session: ask_quotebound(agent, q, s), wall)
+            timed(partial(ask_quotebound, agent, question, session), wall)
             state = agent.graph.get_state({"configurable": {"thread_id": session}}).values
-            tool_ms += sum(float(c.get("ms") or 0.0) for c in state.get("tool_calls", []))
+            tool_ms += sum(c.ms for c in state.get("tool_calls", []))
     finally:
         _NODE_TIMER.reset(token)
     n = len(questions)

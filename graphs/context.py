@@ -8,6 +8,7 @@ from functools import cached_property
 from quotebound.agent.audit import LedgerBackend
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel
+from quotebound.graphs.timing import AbstentionTimes
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.policy import Caller, DefaultPolicy, Policy
@@ -31,6 +32,11 @@ class RunContext:
     @cached_property
     def retriever(self) -> HybridRetriever:
         return HybridRetriever(self.store)
+
+    @cached_property
+    def abstention_times(self) -> AbstentionTimes:
+        """Ordinary abstentions' latencies, which hidden denials are padded to (graphs/timing.py)."""
+        return AbstentionTimes(self.settings.gate.denial_floor_ms)
 
     def tools_for(self, role: str, labels: list[str] | None = None) -> ToolContext:
         caller = Caller(role=role, labels=frozenset(labels or ()))

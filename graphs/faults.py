@@ -14,6 +14,7 @@ import sqlite3
 
 from quotebound.agent.core.contracts import ReasonCode
 from quotebound.agent.core.errors import OperatorError, QuoteboundError
+from quotebound.agent.models.chat import unreachable
 from quotebound.graphs.deadline import DeadlineExceededError
 from quotebound.graphs.names import Node
 from quotebound.graphs.state import Failure
@@ -41,7 +42,14 @@ def is_store_fault(exc: BaseException) -> bool:
 
 
 def model_fault(node: Node, model_id: str, exc: BaseException) -> Failure:
-    """The untrusted model failed (raised, returned garbage, timed out): `model_error`."""
+    """The untrusted model failed (raised, returned garbage, timed out), or its server could not be reached:
+    `model_error`, never an abstention for missing evidence. A server that cannot be reached (connection refused,
+    a timeout, a host name that does not resolve, an HTTP error status) is one line for the operator, saying so:
+    a traceback through the HTTP stack would add nothing."""
+    why = unreachable(exc)
+    if why is not None:
+        log.warning("%s: the model %s could not be reached (%s); the run abstains", node.value, model_id, why)
+        return failure(ReasonCode.MODEL_ERROR, type(exc).__name__)
     expected = isinstance(exc, QuoteboundError | DeadlineExceededError)  # self-describing: no traceback needed
     trace = None if expected else exc
     log.warning("%s: model %s failed: %s: %.500s", node.value, model_id, type(exc).__name__, exc, exc_info=trace)

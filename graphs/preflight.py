@@ -214,6 +214,9 @@ def preflight(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     if not precheck.allowed:
         # The topic name stays in the run's record (receipt), never in what the caller sees.
         denial = Failure(reason_code=ReasonCode.NOT_PERMITTED, detail=precheck.reason, topic=precheck.topic)
+        if not ctx.policy.reveals_denials(caller):
+            # Its envelope reads like an ordinary abstention; so must its latency (graphs/timing.py).
+            ctx.abstention_times.pad(float(state.get("started_at") or time.time()))
         return {"path": path, "signals": [], "missing": [], "gate": "deny", "failure": denial}
     context = dict(state.get("context") or {})
     try:

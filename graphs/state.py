@@ -13,7 +13,10 @@ import hashlib
 import operator
 from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict as SchemaDict
 
 from quotebound.agent.core.contracts import (
     AbstainEnvelope,
@@ -154,3 +157,27 @@ def checked_draft(state: RunState) -> Draft | None:
     draft = state.get("draft")
     report = state.get("gate_report")
     return draft if report is not None and report.passed(draft) else None
+
+
+# --- the graph served by a LangGraph server (agent/facade/entry.py) ----------------------------------------------
+# `typing_extensions.TypedDict`: pydantic, which renders the input and output schemas LangGraph Studio shows, reads
+# `typing.TypedDict` only from Python 3.12 on.
+
+
+class ServedInput(SchemaDict, total=False):
+    """What a LangGraph client sends: a `question`, or a chat's `messages` (the last one, a human message, is the
+    question). The caller's role and labels are not input: they come from LangGraph's auth layer
+    (agent/server/langgraph_auth.py). `context` holds values the caller already knows (e.g. {"unit": "4B"})."""
+
+    question: str
+    messages: Annotated[list[AnyMessage], add_messages]
+    context: Annotated[dict[str, str], merge_dicts]
+
+
+class ServedOutput(SchemaDict, total=False):
+    """What a served run returns: the `envelope` (answer, abstain or error; a clarify pause comes as the run's
+    interrupt), the same as an AI message appended to `messages`, and the session's clarified values."""
+
+    envelope: dict[str, Any] | None
+    messages: Annotated[list[AnyMessage], add_messages]
+    context: Annotated[dict[str, str], merge_dicts]

@@ -23,6 +23,7 @@ from quotebound.graphs.faults import is_store_fault
 from quotebound.graphs.names import Node
 from quotebound.graphs.receipts import write_receipt
 from quotebound.graphs.state import Failure, RunState, checked_draft
+from quotebound.graphs.timing import is_ordinary_abstention
 from quotebound.tools.injection import is_instructional
 from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
@@ -38,6 +39,13 @@ _WHY: dict[ReasonCode, str] = {
     ReasonCode.MODEL_ERROR: "the answering model failed",
 }
 _RETRY_LATER = "Try again later; if it persists, tell the operator and quote the audit_ref."
+# quotebound itself failed (the answering model, the index): the documents were never fully searched, so the
+# envelope must not read like missing evidence (no "Insufficient evidence", no `no_quote_found` gap).
+_SYSTEM_FAILURES = frozenset({ReasonCode.MODEL_ERROR, ReasonCode.RETRIEVAL_UNAVAILABLE})
+_NO_ANSWER = {
+    ReasonCode.MODEL_ERROR: "No answer: the answering model failed",
+    ReasonCode.RETRIEVAL_UNAVAILABLE: "No answer: the document index is unavailable",
+}
 _MAX_TOPICS = 6
 # What the caller sees when nothing verifiable answers. A policy denial the caller may not be told about reads
 # exactly like this, so the envelope cannot reveal that something hidden exists.
@@ -122,10 +130,10 @@ def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope
     # Only a draft that passed the gate and has verified facts may show its (partial) evidence and gaps; with no
     # facts every abstention reads the same, whatever the model wrote, so its wording cannot leak anything either.
     shown = passed if (passed is not None and passed.evidence.facts) else None
-    if reason is ReasonCode.NO_EVIDENCE:
+    if reason is ReasonCode.NO_EVIDENCE or reason in _SYSTEM_FAILURES:
         shown = None
     gaps = list(shown.evidence.gaps) if shown else []
-    if not gaps:
+    if not gaps and reason not in _SYSTEM_FAILURES:  # a failed model or index is not missing evidence
         if reason is ReasonCode.CLARIFY_TIMEOUT:
             missing = ", ".join(state.get("missing") or []) or "the details asked for"
             gaps = [Gap(need=f"the clarifying details that were not supplied: {missing}", why="clarify_timeout")]
@@ -136,7 +144,7 @@ def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope
     envelope = AbstainEnvelope(
         reason_code=reason,
         answer=AnswerLevels(
-            level1=shown.levels.level1 if shown else "Insufficient evidence",
+            level1=shown.levels.level1 if shown else _NO_ANSWER.get(reason, "Insufficient evidence"),
             level2=level2,
             level3=f"Citations: None — {explanation}.",
         ),
@@ -151,8 +159,25 @@ def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope
 
 
 def abstain(state: RunState, runtime: Runtime[RunContext]) -> RunState:
+    reached = time.time()
     envelope = _abstention(state, runtime.context, Node.ABSTAIN)
+    if is_ordinary_abstention(state, envelope.reason_code):  # what a hidden denial's latency is drawn from
+        runtime.context.abstention_times.observe(state["started_at"], reached)
     return {"path": [Node.ABSTAIN.value], "envelope": envelope}
+
+
+def _holds(quote: str, text: str) -> bool:
+    """The quote is still in the text to be cited: verbatim, or once whitespace is collapsed (as the gate allows)."""
+    return quote in text or (bool(quote.strip()) and " ".join(quote.split()) in " ".join(text.split()))
+
+
+def _unverified(state: RunState, ctx: RunContext, detail: str) -> RunState:
+    """`verified_answer` failing closed: an abstention (`verification_failed`) with its receipt, showing nothing of
+    the draft (without it `_abstention` has no passed draft whose partial evidence it could show). The receipt
+    keeps the gate's verdict as it was, and says why the terminal refused (`failure_detail`)."""
+    failure = Failure(reason_code=ReasonCode.VERIFICATION_FAILED, detail=detail)
+    abstention = _abstention({**state, "failure": failure, "draft": None}, ctx, Node.VERIFIED_ANSWER)
+    return {"path": [Node.VERIFIED_ANSWER.value], "failure": failure, "envelope": abstention}
 
 
 def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
@@ -162,9 +187,7 @@ def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     if draft is None or report is None or draft.evidence.mode != "answer":
         # The route sends only a passed answer here; anything else (a report about another draft, a draft
         # changed since it was checked) ships nothing of the draft.
-        failure = Failure(reason_code=ReasonCode.VERIFICATION_FAILED, detail="unchecked_draft")
-        abstention = _abstention({**state, "failure": failure}, ctx, Node.VERIFIED_ANSWER)
-        return {"path": [Node.VERIFIED_ANSWER.value], "failure": failure, "envelope": abstention}
+        return _unverified(state, ctx, "unchecked_draft")
     tools = ctx.tools_for(state.get("role", "public"), state.get("labels"))
     evidence = draft.evidence.model_copy(deep=True)
     for fact, confidence in zip(evidence.facts, report.fact_confidence, strict=False):
@@ -179,7 +202,11 @@ def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
             try:
                 bundle = resolve_evidence(tools, f"doc://{support.source_id}#{support.locator}")
             except ModelError:
-                continue  # cannot happen after the gate; never cite what does not resolve
+                bundle = None
+            if bundle is None or not _holds(support.quote, bundle.text):
+                # The source changed (or went) between the gate and here: what was checked is not what would be
+                # cited. Nothing of the draft ships; the receipt says why.
+                return _unverified(state, ctx, "citation_changed_after_gate")
             citations.setdefault(bundle.ref, Citation(ref=bundle.ref, bundle_id=bundle.bundle_id))
     envelope = AnswerEnvelope(
         answer=draft.levels.model_copy(),

@@ -6,7 +6,9 @@ Everything here returns the exact stored text; nothing summarizes. Policy is not
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -14,9 +16,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from quotebound.agent.core.contracts import Locator, Source
+from quotebound.agent.core.contracts import Locator, Source, check_source_id
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.tools.store import Store
+
+log = logging.getLogger(__name__)
 
 # Words too common to help BM25; numbers and section tokens are never dropped.
 _STOPWORDS = frozenset(
@@ -24,6 +28,18 @@ _STOPWORDS = frozenset(
     the their there this to was we were what when where which who why will with you your""".split()
 )
 _QUERY_TOKEN = re.compile(r"\d+(?:[.,:/-]\d+)*%?|[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
+
+
+@functools.cache
+def _citable(source_id: str) -> bool:
+    """Whether a stored source id can be cited. Ingest refuses ids that cannot; a store written by an older
+    quotebound may hold some (`a#b.md`): retrieval leaves them out, once warned, rather than point at them."""
+    try:
+        check_source_id(source_id)
+    except ValueError:
+        log.warning("source %r cannot be cited (its name); retrieval leaves it out: rename it and re-ingest", source_id)
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -201,6 +217,8 @@ class Corpus:
         )
         pointers: dict[int, ChunkPointer] = {}
         for chunk_id, source_id, version, page, start, end in rows:
+            if not _citable(str(source_id)):
+                continue
             locator = f"p.{page} L{start}-L{end}"
             cid = int(str(chunk_id))
             pointers[cid] = ChunkPointer(cid, str(source_id), int(str(version)), locator)

@@ -2,13 +2,15 @@
 
 Layout of `DIR/`:
 - `index.sqlite`: sources and their versions, every line of every version, the locator index (what
-  makes a cited locator checkable), retrieval chunks and their FTS5 (BM25) index, and a manifest (`meta`).
+  makes a cited locator checkable), retrieval chunks and their FTS5 (BM25) index, and a manifest (`meta`),
+  which also records the store's audit ledger: its id and last tip (`ledger`; agent/audit/identity.py).
 - `qdrant/`: the embedded Qdrant collection (unless a Qdrant server URL is configured).
 - `cache/`: files assembled from installed wheels (the embedding model folder).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -17,10 +19,12 @@ from pathlib import Path
 
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 from quotebound.agent.core.settings import Settings
+from quotebound.agent.core.storage_errors import is_environmental, storage_error
 from quotebound.tools.embedders import Embedder, make_embedder
 from quotebound.tools.vectors import VectorIndex
 
 STORE_SCHEMA_VERSION = "1"
+_LEDGER_KEY = "ledger"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -91,20 +95,27 @@ class Store:
                 ErrorCode.STORE_UNAVAILABLE,
                 f"no store at {self.root}: run `quotebound ingest PATH --store {self.root}` first",
             )
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise storage_error(exc, self.root, "the store folder") from exc
         self.lock = threading.RLock()
+        self._embedder = embedder
+        self._vectors: VectorIndex | None = None
         try:
             self.db = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise storage_error(exc, self.db_path, "the locator index") from exc
+        try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise OperatorError(
-                ErrorCode.STORE_UNAVAILABLE, f"the locator index {self.db_path} is unreadable ({exc})"
-            ) from exc
-        self._embedder = embedder
-        self._vectors: VectorIndex | None = None
-        self._check_manifest()
+            self._check_manifest()
+        except BaseException as exc:
+            self.db.close()
+            if isinstance(exc, sqlite3.Error):  # read-only, full, corrupt ...: say which, and where
+                raise storage_error(exc, self.db_path, "the locator index") from exc
+            raise
 
     # --- manifest --------------------------------------------------------------------------------------
 
@@ -122,6 +133,34 @@ class Store:
                     ErrorCode.MISCONFIGURED,
                     f"store {self.root} has schema {version}; this quotebound reads {STORE_SCHEMA_VERSION}",
                 )
+
+    # --- the audit ledger's identity (agent/audit/identity.py) -----------------------------------------
+
+    def recorded_ledger(self) -> tuple[str, int, str] | None:
+        """The audit ledger this store recorded: (ledger_id, tip seq, tip hash); None before its first receipt."""
+        with self.lock:
+            value = self.meta(_LEDGER_KEY)
+        if value is None:
+            return None
+        try:
+            data = json.loads(value)
+            return str(data["id"]), int(data["seq"]), str(data["hash"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise OperatorError(
+                ErrorCode.STORE_UNAVAILABLE, f"the store {self.root} has an unreadable audit ledger record"
+            ) from exc
+
+    def record_ledger(self, ledger_id: str, seq: int, tip_hash: str) -> None:
+        """Record the ledger's tip after an append. The first record names the ledger; later ones only move its
+        tip forward (appends from several processes may record out of order), and never name another ledger."""
+        value = json.dumps({"id": ledger_id, "seq": seq, "hash": tip_hash})
+        with self.lock:
+            self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                " WHERE json_extract(meta.value, '$.id') = json_extract(excluded.value, '$.id')"
+                " AND json_extract(meta.value, '$.seq') < json_extract(excluded.value, '$.seq')",
+                (_LEDGER_KEY, value),
+            )
 
     # --- embedding and vectors (opened lazily: the tools never need them) ------------------------------
 
@@ -143,10 +182,10 @@ class Store:
 
     def record_embedder(self) -> None:
         embedder = self.embedder
-        with self.lock:
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder', ?)", (embedder.name,))
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_dim', ?)", (str(embedder.dim),))
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_kind', ?)", (self.settings.embedder,))
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder', ?)", (embedder.name,))
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_dim', ?)", (str(embedder.dim),))
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('embedder_kind', ?)", (self.settings.embedder,))
 
     @property
     def vectors(self) -> VectorIndex:
@@ -166,14 +205,22 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction. A disk that is full or read-only (or an I/O error) becomes a `STORE_UNAVAILABLE`
+        saying so, with the path; any other error is raised as it is."""
         with self.lock:
-            self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
-            except BaseException:
-                self.db.execute("ROLLBACK")
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                except BaseException:
+                    if self.db.in_transaction:  # SQLite may already have rolled back (a full disk does)
+                        self.db.execute("ROLLBACK")
+                    raise
+                self.db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if is_environmental(exc):
+                    raise storage_error(exc, self.db_path, "the locator index") from exc
                 raise
-            self.db.execute("COMMIT")
 
     def close(self) -> None:
         if self._vectors is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 import threading
 import warnings
 from collections.abc import Iterator, Sequence
@@ -99,6 +100,7 @@ class VectorIndex:
             self._client.close()  # release the folder lock: the caller never gets an object to close
             raise
         if self.local:
+            self._tune_local_storage()
             self._note_size()
 
     # -- opening ---------------------------------------------------------------------------------------------
@@ -249,6 +251,20 @@ class VectorIndex:
         for point_id in ids:
             if isinstance(point_id, bool) or not isinstance(point_id, int) or not 0 <= point_id < 2**64:
                 raise ValueError(f"point ids must be integers in [0, 2**64), got {point_id!r}")
+
+    def _tune_local_storage(self) -> None:
+        """Local mode persists each point in its own SQLite commit (a journal write and fsync per point: ~14 ms
+        on a busy disk, 30 minutes for 125,000 chunks). In WAL mode with synchronous=NORMAL a commit is a WAL
+        append; the file stays consistent after a crash, and points lost to a power cut leave the index short,
+        which the retriever's vector-count check reports. Reaches into qdrant-client's local collection: if its
+        layout changes, writes stay correct, only slower."""
+        collections = getattr(getattr(self._client, "_client", None), "collections", None)
+        collection = collections.get(self.collection) if isinstance(collections, dict) else None
+        connection = getattr(getattr(collection, "storage", None), "storage", None)
+        if isinstance(connection, sqlite3.Connection):
+            with self._lock:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")
 
     def _note_size(self) -> None:
         if self._warned_large:

@@ -15,8 +15,9 @@ from quotebound.agent.audit.chain import (
     new_audit_ref,
     sha256_text,
 )
+from quotebound.agent.audit.identity import LedgerWitness, RecordedLedger
 from quotebound.agent.audit.ledger import ChainedLedger, LedgerBackend
-from quotebound.agent.audit.open import LEDGER_FILE, ledger_path, open_ledger
+from quotebound.agent.audit.open import LEDGER_FILE, bind_witness, ledger_path, open_ledger
 
 __all__ = [
     "GENESIS",
@@ -27,6 +28,9 @@ __all__ = [
     "LedgerRow",
     "LedgerSnapshot",
     "LedgerTip",
+    "LedgerWitness",
+    "RecordedLedger",
+    "bind_witness",
     "canonical_json",
     "chain_hash",
     "ledger_path",

@@ -3,7 +3,9 @@
 Same tables and chain as `SqliteLedger`. An append is one transaction that locks the tip row
 (`SELECT ... FOR UPDATE`): a second server's append waits on that lock, then reads the tip the first one moved,
 so the chain never forks; the primary key on `seq` would refuse a fork anyway. Schema creation takes a
-transaction-scoped advisory lock so servers starting together do not race on DDL.
+transaction-scoped advisory lock so servers starting together do not race on DDL. `audit_ledger` holds the
+ledger's random id, given when its tables are created (or the first time a writer opens a ledger made before
+ids): a database recreated behind the stores' backs is another ledger (`identity.py`).
 
 Needs the optional extra: `pip install 'quotebound[postgres]'` (psycopg 3).
 """
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from quotebound.agent.audit.chain import GENESIS, LedgerRow, LedgerSnapshot, LedgerTip, canonical_json, chain_hash
 from quotebound.agent.audit.ledger import ChainedLedger
-from quotebound.agent.audit.sqlite import utc_now
+from quotebound.agent.audit.sqlite import new_ledger_id, utc_now
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 
 if TYPE_CHECKING:
@@ -60,7 +62,16 @@ _SCHEMA = [
         FOR EACH ROW EXECUTE FUNCTION quotebound_audit_guard()""",
     """CREATE OR REPLACE TRIGGER audit_tip_advances BEFORE UPDATE OR DELETE ON audit_tip
         FOR EACH ROW EXECUTE FUNCTION quotebound_audit_guard()""",
+    """CREATE TABLE IF NOT EXISTS audit_ledger (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        ledger_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    )""",
+    """CREATE OR REPLACE TRIGGER audit_ledger_fixed BEFORE UPDATE OR DELETE ON audit_ledger
+        FOR EACH ROW EXECUTE FUNCTION quotebound_audit_guard()""",
 ]
+# The ledger's id: given once (a ledger made before ids gets one the first time a writer opens it).
+_LEDGER_ID = "INSERT INTO audit_ledger (id, ledger_id, created_at) VALUES (1, %s, %s) ON CONFLICT (id) DO NOTHING"
 
 
 class PostgresLedger(ChainedLedger):
@@ -84,6 +95,9 @@ class PostgresLedger(ChainedLedger):
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
                 for statement in _SCHEMA:
                     conn.execute(statement)
+                conn.execute(_LEDGER_ID, (new_ledger_id(), utc_now()))
+                found = conn.execute("SELECT ledger_id FROM audit_ledger WHERE id = 1").fetchone()
+            self.ledger_id = str(found[0]) if found else None
 
     @contextmanager
     def _errors(self, message: str) -> Iterator[None]:
@@ -105,6 +119,7 @@ class PostgresLedger(ChainedLedger):
     def append(self, audit_ref: str, run_id: str, body: Mapping[str, Any]) -> LedgerRow:
         text = canonical_json(body)
         with self._lock, self._errors("the audit receipt could not be written"):
+            record = self.recorded()
             conn = self._connection()
             with conn.transaction():
                 found = conn.execute("SELECT seq, audit_ref, hash FROM audit_tip WHERE id = 1 FOR UPDATE").fetchone()
@@ -112,7 +127,9 @@ class PostgresLedger(ChainedLedger):
                     raise OperatorError(
                         ErrorCode.AUDIT_UNAVAILABLE, "the audit ledger's tip is missing; run audit verify"
                     )
-                prev_seq, prev_hash = int(found[0]), str(found[2])
+                tip = LedgerTip(int(found[0]), str(found[1]), str(found[2]))
+                self._refuse_mismatch(record, tip, lambda seq: _hash_at(conn, seq))
+                prev_seq, prev_hash = tip.seq, tip.hash
                 seq, created = prev_seq + 1, utc_now()
                 digest = chain_hash(seq, prev_hash, audit_ref, run_id, created, text)
                 row = LedgerRow(seq, audit_ref, run_id, created, text, prev_hash, digest)
@@ -123,7 +140,17 @@ class PostgresLedger(ChainedLedger):
                 conn.execute(
                     "UPDATE audit_tip SET seq = %s, audit_ref = %s, hash = %s WHERE id = 1", (seq, audit_ref, digest)
                 )
+        self._witness_append(row)
         return row
+
+    def _position(self, seq: int) -> tuple[LedgerTip | None, str | None]:
+        with self._lock, self._errors("the audit ledger cannot be read"):
+            conn = self._connection()
+            with conn.transaction():
+                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                found = conn.execute("SELECT seq, audit_ref, hash FROM audit_tip WHERE id = 1").fetchone()
+                tip = LedgerTip(int(found[0]), str(found[1]), str(found[2])) if found else None
+                return tip, _hash_at(conn, seq)
 
     def find(self, audit_ref: str) -> LedgerRow | None:
         with self._lock, self._errors("the audit ledger cannot be read"):
@@ -153,6 +180,11 @@ class PostgresLedger(ChainedLedger):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+def _hash_at(conn: psycopg.Connection[Any], seq: int) -> str | None:
+    found = conn.execute("SELECT hash FROM audit_receipts WHERE seq = %s", (seq,)).fetchone()
+    return str(found[0]) if found else None
 
 
 def _row(found: tuple[Any, ...]) -> LedgerRow:

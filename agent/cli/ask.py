@@ -1,7 +1,9 @@
 """`quotebound ask QUESTION`: one run of the cite-or-abstain graph; `--session ID --reply FIELD=VALUE` resumes one.
 
 On a terminal without `--json` the clarify questions are asked interactively; otherwise a clarify exits 0 and
-says how to resume. An error envelope (the run could not be recorded, or the store failed) exits 3.
+says how to resume. An error envelope (the run could not be recorded, or the store failed) exits 3, and so does an
+abstention because the answering model or the index failed (`model_error`, `retrieval_unavailable`): quotebound
+failed there, not the evidence.
 """
 
 from __future__ import annotations
@@ -69,7 +71,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
             print(
                 f"resume with: quotebound ask --store {args.store} --session {envelope.session_id} --reply FIELD=VALUE"
             )
-    return EXIT_OPERATOR if envelope.status == "error" else EXIT_OK
+    return EXIT_OPERATOR if failed(envelope) else EXIT_OK
+
+
+# Abstentions where quotebound itself failed, not the evidence: the operator must act, as for an error envelope.
+SYSTEM_FAILURES = frozenset({"model_error", "retrieval_unavailable"})
+
+
+def failed(envelope: Any) -> bool:
+    """An error envelope, or an abstention because the answering model or the index failed."""
+    return envelope.status == "error" or (envelope.status == "abstain" and str(envelope.reason_code) in SYSTEM_FAILURES)
 
 
 def add_parser(sub: Any) -> None:
@@ -79,7 +90,10 @@ def add_parser(sub: Any) -> None:
         description="Runs the cite-or-abstain graph. With --json it prints exactly one envelope (status answer, "
         "abstain, clarify or error). A clarify exits 0; resume it with --session ID --reply field=value. On a "
         "terminal without --json the clarify questions are asked interactively. An error envelope (the run could "
-        "not be recorded in the audit ledger, or the store failed) carries no answer and exits 3.",
+        "not be recorded in the audit ledger, or the store failed) carries no answer and exits 3; so does an "
+        "abstention because the answering model could not be reached or failed (reason model_error) or the index "
+        "is unavailable (retrieval_unavailable). Any error is one line on stderr; with --json, stdout still has "
+        "exactly one envelope (status error for a bad request or a store that will not open).",
     )
     p.add_argument("question", nargs="?", metavar="QUESTION")
     store_options(p)

@@ -11,12 +11,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import closing
+from contextlib import closing, nullcontext
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quotebound.agent.audit import LedgerEntry, LedgerRow, open_ledger
 from quotebound.agent.audit.receipt_view import redact_receipt
-from quotebound.agent.cli.common import EXIT_FAILED, EXIT_OK, ledger_options, policy_option, settings_from_args
+from quotebound.agent.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    fail,
+    ledger_options,
+    policy_option,
+    settings_from_args,
+)
+from quotebound.agent.core.errors import ErrorCode
 from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.core.settings import Settings
 from quotebound.tools.corpus import Corpus
@@ -35,7 +44,13 @@ def settings_policy(settings: Settings) -> Policy:
 
 
 def cmd_audit_verify(args: argparse.Namespace) -> int:
-    with closing(open_ledger(settings_from_args(args), create=False)) as ledger:
+    settings = settings_from_args(args)
+    # The store's record of its ledger: a missing, replaced or restarted ledger is never "chain intact".
+    store = Store(settings) if (Path(settings.store) / "index.sqlite").exists() else None
+    with (
+        closing(store) if store is not None else nullcontext(),
+        closing(open_ledger(settings, create=False, witness=store)) as ledger,
+    ):
         report = ledger.verify()
     if args.json:
         sys.stdout.write(json.dumps({**report.model_dump(mode="json"), "summary": report.summary()}) + "\n")
@@ -67,13 +82,12 @@ def cmd_audit_show(args: argparse.Namespace) -> int:
     with closing(open_ledger(settings, create=False)) as ledger:
         row = ledger.find(args.ref)
     if row is None:
-        sys.stderr.write("no such receipt\n")
-        return EXIT_FAILED
+        return fail(args, "no such receipt")
     try:
         entry, receipt = _viewable(row, args, settings)
     except ValueError:
-        sys.stderr.write(f"receipt {args.ref} is unreadable (not a receipt body): run `quotebound audit verify`\n")
-        return EXIT_FAILED
+        why = f"receipt {args.ref} is unreadable (not a receipt body): run `quotebound audit verify`"
+        return fail(args, why, code=ErrorCode.AUDIT_UNAVAILABLE)
     record: dict[str, Any] = {
         "seq": entry["seq"],
         "audit_ref": entry["audit_ref"],
@@ -144,7 +158,9 @@ def add_parser(sub: Any) -> None:
         help="recompute the hash chain; exit 1 naming the first tampered receipt",
         description="Prints 'N receipts, chain intact (tip HASH)' and exits 0, or names the first receipt that "
         "does not verify (by seq and audit_ref) and exits 1. Detects edited bodies and hashes, receipts deleted "
-        "or moved, and a truncated tail. Keep the printed tip hash elsewhere to detect a whole rewrite.",
+        "or moved, and a truncated tail; and, against the ledger id and tip the store recorded, a ledger that was "
+        "replaced ('ledger replaced', exit 1), restarted or rolled back ('ledger restarted', exit 1) or is "
+        "missing (exit 3). Keep the printed tip hash elsewhere to detect a whole rewrite of store and ledger.",
     )
     ledger_options(p)
     p.set_defaults(func=cmd_audit_verify)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from quotebound.agent.core.errors import ErrorCode
+from quotebound.agent.core.run_errors import request_error_envelope
 from quotebound.agent.core.settings import Settings
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_OPERATOR = 0, 1, 2, 3
@@ -43,6 +46,35 @@ def policy_option(parser: argparse.ArgumentParser) -> None:
 
 def print_json(data: Any, out: TextIO) -> None:
     out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+MAX_MESSAGE_CHARS = 500
+
+
+def one_line(message: str) -> str:
+    """`message` on one line (a library's multi-line text folded), cut to a length a terminal line can show."""
+    folded = " ".join(message.split())
+    return folded if len(folded) <= MAX_MESSAGE_CHARS else folded[: MAX_MESSAGE_CHARS - 1] + "\u2026"
+
+
+def report_error(args: argparse.Namespace, code: ErrorCode, message: str, *, operator: bool = False) -> None:
+    """An error, said once: one line on stderr and, with `--json`, the error envelope on stdout (so a `--json`
+    run always prints exactly one JSON document). `operator`: name the code, the operator must act."""
+    line = one_line(message)
+    sys.stderr.write(f"error ({code.value}): {line}\n" if operator else f"error: {line}\n")
+    if getattr(args, "json", False):
+        print_json(request_error_envelope(code, line).model_dump(mode="json"), sys.stdout)
+
+
+def fail(
+    args: argparse.Namespace, message: str, *, code: ErrorCode = ErrorCode.BAD_REQUEST, exit_code: int = EXIT_FAILED
+) -> int:
+    """A command's own failure (no such run, no such receipt): its one line on stderr, in the command's words, and
+    with `--json` the error envelope on stdout; returns `exit_code`."""
+    sys.stderr.write(one_line(message) + "\n")
+    if getattr(args, "json", False):
+        print_json(request_error_envelope(code, one_line(message)).model_dump(mode="json"), sys.stdout)
+    return exit_code
 
 
 class Progress:

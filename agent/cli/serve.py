@@ -20,7 +20,18 @@ LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 def serve_settings(args: argparse.Namespace) -> Settings:
     keys = load_api_keys(args.keys) if args.keys else None
-    return Settings.from_env(store=args.store, policy_file=args.policy, model=args.model, api_keys=keys)
+    limits = {
+        name: value
+        for name, value in (
+            ("max_body_bytes", args.max_body_bytes),
+            ("body_timeout_s", args.body_timeout),
+            ("idle_timeout_s", args.idle_timeout),
+        )
+        if value is not None
+    }
+    return Settings.from_env(
+        store=args.store, policy_file=args.policy, model=args.model, api_keys=keys, server=limits or None
+    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -28,6 +39,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from quotebound.agent.server import create_app
+        from quotebound.agent.server.transport import uvicorn_options
     except ImportError as exc:
         raise OperatorError(
             ErrorCode.MISCONFIGURED,
@@ -42,7 +54,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with Agent(settings, policy=policy) as agent:
         app = create_app(agent)
         config = uvicorn.Config(
-            app, host=args.host, port=args.port, log_level=args.log_level, server_header=False, proxy_headers=False
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            server_header=False,
+            proxy_headers=False,
+            **uvicorn_options(settings.server),
         )
         server = _make_server(config, keys=len(settings.api_keys), loopback=args.host in LOOPBACK)
         try:
@@ -86,6 +104,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--keys", type=Path, metavar="FILE", help="API keys YAML (env QUOTEBOUND_API_KEYS_FILE)")
     policy_option(p)
     p.add_argument("--model", help="extractive (default), chat:<provider>:<model>, or openai:<model>@<base_url>")
+    p.add_argument("--max-body-bytes", type=int, metavar="N", help="larger request bodies get 413 (default 262144)")
+    p.add_argument(
+        "--body-timeout", type=float, metavar="S", help="a request body not read within S seconds gets 408 (default 15)"
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="S",
+        help="a connection idle, or still sending its headers, S seconds is closed with 408 (default 10)",
+    )
     p.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"], help="server log"
     )

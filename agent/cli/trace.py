@@ -3,7 +3,8 @@
 - `trace RUN_ID` prints the run's timeline from STORE/traces.sqlite; `--step N` the state at step N (from the
   checkpoint written after it while the session's checkpoints exist, else the trace's own summary).
 - `replay RUN_ID [--from NODE] [--model SPEC]` re-runs it from the checkpoint before NODE in a new thread (the
-  session is untouched), as a new run with its own receipt, and prints what changed.
+  session is untouched), as a new run with its own receipt, and prints what changed. It never starts at a
+  terminal: every replay passes `validate` before it can ship anything.
 - `recheck AUDIT_REF` re-resolves every citation of a receipt against the current corpus: ok, changed, vanished.
 """
 
@@ -22,10 +23,12 @@ from quotebound.agent.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_OPERATOR,
+    fail,
     ledger_options,
     policy_option,
     settings_from_args,
 )
+from quotebound.agent.core.errors import ErrorCode
 from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.runs.trace import RunTrace, TraceStep, plain
 from quotebound.agent.runs.trace_store import TRACE_FILE, TraceStore
@@ -129,8 +132,7 @@ def _checkpoint_state(store: Path, session_id: str, checkpoint_id: str) -> dict[
 
 def _print_step(args: argparse.Namespace, trace: RunTrace) -> int:
     if not 1 <= args.step <= len(trace.steps):
-        sys.stderr.write(f"run {trace.run_id} has steps 1..{len(trace.steps)}, not {args.step}\n")
-        return EXIT_FAILED
+        return fail(args, f"run {trace.run_id} has steps 1..{len(trace.steps)}, not {args.step}")
     step = trace.steps[args.step - 1]
     state = _checkpoint_state(Path(args.store), trace.session_id, step.checkpoint_id) if step.checkpoint_id else None
     source = "checkpoint" if state is not None else "summary"
@@ -161,8 +163,7 @@ def _print_step(args: argparse.Namespace, trace: RunTrace) -> int:
 def cmd_trace(args: argparse.Namespace) -> int:
     trace = _load_trace(Path(args.store), args.run_id)
     if trace is None:
-        sys.stderr.write(f"no trace of run {args.run_id} in {args.store}\n")
-        return EXIT_FAILED
+        return fail(args, f"no trace of run {args.run_id} in {args.store}")
     if args.step is not None:
         return _print_step(args, trace)
     if args.json:
@@ -209,8 +210,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.model:
         settings = settings.model_copy(update={"model": args.model})
     if _load_trace(settings.store, args.run_id) is None:
-        sys.stderr.write(f"no trace of run {args.run_id} in {args.store}\n")
-        return EXIT_FAILED
+        return fail(args, f"no trace of run {args.run_id} in {args.store}")
     policy = load_policy(settings)
     with Agent(settings, policy=policy) as agent:
         outcome = agent.replay(args.run_id, args.from_node)
@@ -245,15 +245,12 @@ def cmd_recheck(args: argparse.Namespace) -> int:
     with closing(open_ledger(settings, create=False)) as ledger:
         entry = ledger.get(args.audit_ref)
     if entry is None:
-        sys.stderr.write("no such receipt\n")
-        return EXIT_FAILED
+        return fail(args, "no such receipt")
     try:
         receipt = Receipt.model_validate(entry["body"])
     except ValueError:
-        sys.stderr.write(
-            f"receipt {args.audit_ref} is unreadable (not a receipt body): run `quotebound audit verify`\n"
-        )
-        return EXIT_FAILED
+        why = f"receipt {args.audit_ref} is unreadable (not a receipt body): run `quotebound audit verify`"
+        return fail(args, why, code=ErrorCode.AUDIT_UNAVAILABLE)
     policy = load_policy(settings)
     caller = Caller(role=receipt.caller.role, labels=frozenset(receipt.caller.labels))
     with Store(settings) as store:
@@ -298,10 +295,15 @@ def add_parser(sub: Any) -> None:
         "run (its own run_id, receipt and trace) with this store's current corpus and policy, and --model if "
         "given. Prints what changed versus the original envelope: status, answer text, citations added or "
         "removed, reason_code. Example: quotebound replay RUN_ID --from draft --model chat:ollama:qwen2.5. "
-        "Exit codes: 0 replayed, 1 no such run, 2 a node the run never ran, 3 the replay ended in an error.",
+        "No replay reaches a terminal without passing validate again: --from a terminal (verified_answer, "
+        "abstain) is refused; --from validate re-checks the same draft against today's documents. "
+        "Exit codes: 0 replayed, 1 no such run, 2 a node the run never ran or a terminal, 3 the replay ended in "
+        "an error.",
     )
     p.add_argument("run_id", metavar="RUN_ID")
-    p.add_argument("--from", dest="from_node", metavar="NODE", help="preflight, retrieve, resolve, draft, validate...")
+    p.add_argument(
+        "--from", dest="from_node", metavar="NODE", help="preflight, retrieve, resolve, draft, validate or repair"
+    )
     p.add_argument("--model", help="extractive, chat:<provider>:<model>, or openai:<model>@<base_url>")
     policy_option(p)
     ledger_options(p)

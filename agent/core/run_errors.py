@@ -6,6 +6,8 @@ a source name) can reach the caller; the operator's log has the details under th
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 from quotebound.agent.core.contracts import ErrorEnvelope, Meta
 from quotebound.agent.core.errors import ErrorCode, QuoteboundError
 
@@ -37,3 +39,36 @@ def error_envelope(code: ErrorCode, *, audit_ref: str, run_id: str, model_id: st
         audit_ref=audit_ref,
         meta=Meta(run_id=run_id, model_id=model_id, latency_ms=max(0.0, latency_ms)),
     )
+
+
+def request_error_envelope(code: ErrorCode, message: str, *, model_id: str = "") -> ErrorEnvelope:
+    """The envelope of an error before any run started (a bad request, a store that will not open): nothing was
+    recorded, so its `audit_ref` and `run_id` are empty. For local callers (the CLI), whose user is the operator:
+    `message` is the error's own text, which may name a path."""
+    return ErrorEnvelope(
+        code=code,
+        message=message,
+        retryable=code in RETRYABLE,
+        audit_ref="",
+        meta=Meta(run_id="", model_id=model_id, latency_ms=0.0),
+    )
+
+
+_MAX_PROBLEMS = 5
+
+
+def request_problems(exc: ValueError) -> str:
+    """A request's validation errors as one line, "field: what is wrong; ...": never pydantic's multi-line dump,
+    the input echoed back, or its documentation links (a 10,000-character question must not come back whole)."""
+    if not isinstance(exc, ValidationError):
+        return " ".join(str(exc).split())
+    problems = []
+    for error in exc.errors()[:_MAX_PROBLEMS]:
+        where = ".".join(str(part) for part in error.get("loc", ())) or "request"
+        problem = f"{where}: {error.get('msg', 'invalid')}"
+        value = error.get("input")
+        if error.get("type") == "string_too_long" and isinstance(value, str):
+            problem += f" (it has {len(value)})"
+        problems.append(problem)
+    more = exc.error_count() - len(problems)
+    return "invalid request: " + "; ".join(problems) + (f"; and {more} more" if more > 0 else "")

@@ -22,6 +22,9 @@ class RetrievalSettings(BaseModel):
     rrf_k: int = Field(default=60, ge=1, description="reciprocal-rank-fusion constant")
     chunk_max_lines: int = Field(default=8, ge=1, le=200)
     chunk_max_chars: int = Field(default=600, ge=100, le=20000)
+    max_line_chars: int = Field(
+        default=20_000, ge=100, le=10_000_000, description="ingest refuses a file with a longer line (one-line error)"
+    )
 
 
 class ToolLimits(BaseModel):
@@ -42,6 +45,13 @@ class GateThresholds(BaseModel):
 
     tau_intent: float = Field(default=0.60, ge=0, le=1)
     retrieval_min_coverage: float = Field(default=0.60, ge=0, le=1)
+    denial_floor_ms: float = Field(
+        default=100,
+        ge=0,
+        le=60_000,
+        description="a policy denial the caller is not told about takes as long as an ordinary abstention; until "
+        "one has been timed, this long",
+    )
 
 
 class ClarifyPolicy(BaseModel):
@@ -66,6 +76,20 @@ class AttemptLimits(BaseModel):
     conflict_delta_percent: float = Field(default=1.0, ge=0, le=100)
     model_timeout_s: float = Field(
         default=600, gt=0, le=7200, description="wall-clock cap on one draft or repair call; past it the run abstains"
+    )
+
+
+class ServerLimits(BaseModel):
+    """What one request may cost the HTTP service (`quotebound serve`) before it is refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_body_bytes: int = Field(default=256 * 1024, ge=1024, le=64 * 1024 * 1024, description="larger bodies: 413")
+    body_timeout_s: float = Field(
+        default=15, gt=0, le=600, description="wall-clock cap on reading one request's body; past it: 408"
+    )
+    idle_timeout_s: float = Field(
+        default=10, gt=0, le=600, description="a connection idle or still sending its headers this long is closed (408)"
     )
 
 
@@ -163,6 +187,7 @@ class Settings(BaseModel):
     telemetry: Literal["none", "console"] = Field(
         default="none", description="OpenTelemetry spans per run, node and tool call: `console` prints them to stderr"
     )
+    server: ServerLimits = Field(default_factory=ServerLimits)
     api_keys: list[ApiKey] = Field(
         default_factory=list,
         repr=False,

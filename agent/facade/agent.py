@@ -35,11 +35,11 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command, Overwrite, StreamMode
 from pydantic import TypeAdapter
 
-from quotebound.agent.audit import LedgerBackend, new_audit_ref, open_ledger
+from quotebound.agent.audit import LedgerBackend, bind_witness, new_audit_ref, open_ledger
 from quotebound.agent.core.contracts import AskRequest, Envelope, ErrorEnvelope, ResumeRequest
 from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
 from quotebound.agent.core.offline import default_cache_dir, prepare_tiktoken_cache
-from quotebound.agent.core.run_errors import error_code, error_envelope
+from quotebound.agent.core.run_errors import error_code, error_envelope, request_problems
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.replay import ReplayOutcome, replay
 from quotebound.agent.models.base import DraftingModel
@@ -109,7 +109,7 @@ def _validated(model: type[_Request], data: object) -> _Request:
     try:
         return model.model_validate(data)
     except ValueError as exc:  # pydantic's ValidationError: the caller's request is at fault
-        raise CallerError(ErrorCode.BAD_REQUEST, str(exc)) from exc
+        raise CallerError(ErrorCode.BAD_REQUEST, request_problems(exc)) from exc
 
 
 def _ask_request(request: AskRequest | str) -> AskRequest:
@@ -173,8 +173,13 @@ class Agent:
         self.telemetry, self._owned_tracer_provider = make_telemetry(tracer_provider, settings.telemetry)
         self.store = Store(settings)
         try:
-            # No ledger, no runs: an answer without its receipt must never ship.
-            self.ledger = ledger if ledger is not None else open_ledger(settings, create=True)
+            # No ledger, no runs: an answer without its receipt must never ship. The store knows its ledger: a
+            # missing, replaced, restarted or unreadable one stops here (agent/audit/identity.py).
+            if ledger is None:
+                self.ledger = open_ledger(settings, create=True, witness=self.store)
+            else:
+                bind_witness(ledger, self.store)
+                self.ledger = ledger
         except BaseException:
             self.store.close()
             raise
@@ -266,9 +271,12 @@ class Agent:
         self, request: ResumeRequest, snapshot: Any, principal: str | None, trace: RunTrace | None
     ) -> _Run:
         session_id, replies = request.session_id, dict(request.replies)
-        if not snapshot.interrupts:
-            raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
         values: RunState = snapshot.values
+        # A session belongs to the principal who asked (recorded in its trace): someone else's paused session
+        # reads exactly like one that is not waiting.
+        owned = trace is None or trace.run_id != values.get("run_id") or trace.principal == principal
+        if not snapshot.interrupts or not owned:
+            raise CallerError(ErrorCode.BAD_REQUEST, f"session {session_id!r} is not waiting for a reply")
         if trace is None or trace.run_id != values.get("run_id"):  # its trace was lost: start one from the state
             trace = RunTrace(
                 run_id=str(values.get("run_id") or ""),
@@ -279,8 +287,6 @@ class Agent:
                 question=str(values.get("question") or ""),
                 started_at=float(values.get("started_at") or time.time()),
             )
-        elif trace.principal is None:
-            trace.principal = principal
         return _Run(Command(resume=replies), self._config(session_id), values, trace)
 
     def _stored_trace(self, snapshot: Any) -> RunTrace | None:
@@ -493,7 +499,8 @@ class Agent:
     def replay(self, run_id: str, from_node: str | None = None) -> ReplayOutcome:
         """Re-run `run_id` from the checkpoint before `from_node` (default: its first node) in a new thread, with
         this agent's model, policy and corpus; returns a `ReplayOutcome` (agent/facade/replay.py): the new envelope (its
-        own run_id, receipt and trace) and what changed versus the original run."""
+        own run_id, receipt and trace) and what changed versus the original run. Every replay passes `validate`
+        before it can ship anything: starting at a terminal is a `CallerError`."""
         return replay(self, run_id, from_node)
 
     def _replay_run(self, thread: str, values: dict[str, Any], original: RunTrace) -> Envelope:

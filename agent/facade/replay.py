@@ -5,6 +5,13 @@ graph continues from there with the agent's current model, policy and corpus: `q
 draft --model chat:...` asks "what would another model have drafted from the same evidence?". The replay is a run
 like any other: it writes its own receipt and its own trace. `envelope_changes` says what differs from the
 original run's envelope: status, answer text, citations added or removed, reason code.
+
+No replay reaches a terminal without a fresh gate pass. The copied state keeps no gate verdict (`gate_report` is
+cleared), so only a `validate` of this run can pass a draft; every node before a terminal leads through
+`validate` (or to `abstain` without a draft), and a replay that would start AT a terminal is refused: the
+terminal would ship a draft checked against the corpus as it was then (`--from validate` checks it against
+today's). The replay's path, tool calls and receipt are its own: what the original run did before the checkpoint
+is the original's record, not this run's.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from langgraph.types import StateSnapshot
 from quotebound.agent.core.contracts import Envelope
 from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
 from quotebound.agent.runs.trace import RunTrace
+from quotebound.graphs.names import TERMINALS, Node
 
 if TYPE_CHECKING:
     from quotebound.agent.facade.agent import Agent
@@ -56,6 +64,14 @@ def replay(agent: Agent, run_id: str, from_node: str | None = None) -> ReplayOut
         raise CallerError(ErrorCode.BAD_REQUEST, f"no trace of run {run_id!r} in this store")
     ran = [step.node for step in original.steps]
     node = from_node or (ran[0] if ran else "preflight")
+    if node in {terminal.value for terminal in TERMINALS}:
+        # Starting at a terminal would ship (or show) the original run's gate verdict on today's corpus.
+        raise CallerError(
+            ErrorCode.BAD_REQUEST,
+            f"a replay cannot start at the terminal {node!r}: it would ship a draft the gate checked against the "
+            f"documents as they were. Replay from {Node.VALIDATE.value!r} to check the same draft against today's "
+            f"documents, or from {Node.DRAFT.value!r} to draft it again",
+        )
     if node not in ran:
         raise CallerError(
             ErrorCode.BAD_REQUEST, f"run {run_id} never ran {node!r}; its nodes: {', '.join(dict.fromkeys(ran))}"
@@ -74,7 +90,18 @@ def replay(agent: Agent, run_id: str, from_node: str | None = None) -> ReplayOut
     thread = f"replay-{new_run}"
     checkpoint = source.checkpoint.copy()
     values = dict(checkpoint.get("channel_values") or {})
-    values.update({"run_id": new_run, "started_at": time.time(), "session_id": thread})
+    values.update(
+        {
+            "run_id": new_run,
+            "started_at": time.time(),
+            "session_id": thread,
+            # This run's own record starts empty, and it inherits no gate verdict: only its own `validate` passes.
+            "path": [],
+            "tool_calls": [],
+            "gate_report": None,
+            "envelope": None,
+        }
+    )
     checkpoint["channel_values"] = values
     # `replay_of` is a key of our own: LangGraph keeps extra metadata keys, its TypedDict does not name them.
     metadata = cast(CheckpointMetadata, {**(source.metadata or {}), "source": "fork", "replay_of": run_id})

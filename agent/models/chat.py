@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+import socket
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, Self
 
+from langchain_core import exceptions as lc_errors
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import Runnable
@@ -28,6 +31,7 @@ from quotebound.tools.registry import ToolRegistry
 
 REQUEST_TIMEOUT_S = 60.0  # a hung server must end in an exception, which the graph turns into an abstention
 HTTP_RETRIES = 1  # transport-level retries (connection resets, 5xx); output retries are `max_retries`
+_ERRNO_PREFIX = re.compile(r"^\[Errno -?\d+\]\s*")
 _OPENAI_SPEC = re.compile(r"^openai:(?P<model>\S+?)@(?P<url>https?://\S+)$")
 
 Structured = Literal["json", "instructor"]
@@ -269,3 +273,61 @@ def _api_key(settings: Settings) -> str:
     if isinstance(key, SecretStr):
         key = key.get_secret_value()
     return key or "not-needed"
+
+
+# --- a model server that cannot be reached ----------------------------------------------------------------------
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and the exceptions behind it (`raise ... from`, or raised while handling), outermost first."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < 32:
+        seen.add(id(link))
+        yield link
+        link = link.__cause__ or (None if link.__suppress_context__ else link.__context__)
+
+
+def _transport_reason(link: BaseException) -> str | None:
+    """What one exception says about reaching the server, if anything. The SDKs are looked up among the loaded
+    modules only: an exception of theirs means they are loaded, and nothing is imported to classify."""
+    if isinstance(link, socket.gaierror):
+        return "the host name does not resolve"
+    if isinstance(link, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(link, TimeoutError):
+        return "timed out"
+    if isinstance(link, OSError):
+        return (link.strerror or type(link).__name__).lower()
+    httpx, openai = sys.modules.get("httpx"), sys.modules.get("openai")
+    if isinstance(link, lc_errors.ModelTimeoutError) or (openai and isinstance(link, openai.APITimeoutError)):
+        return "timed out"
+    if httpx is not None and isinstance(link, httpx.TimeoutException):
+        return "timed out"
+    status = getattr(link, "status_code", None)
+    if (
+        isinstance(status, int)
+        and status >= 400
+        and (isinstance(link, lc_errors.ModelError) or (openai and isinstance(link, openai.APIStatusError)))
+    ):
+        return f"the server answered HTTP {status}"
+    if isinstance(link, lc_errors.ModelConnectionError) or (openai and isinstance(link, openai.APIConnectionError)):
+        return "could not connect"
+    if (httpx is not None and isinstance(link, httpx.TransportError)) or type(link).__module__.startswith("httpcore"):
+        # The HTTP stack keeps the socket's words ("[Errno 111] Connection refused") as its text, not its cause.
+        text = _ERRNO_PREFIX.sub("", str(link)).strip().lower()
+        return text[:120] if text else "could not connect"
+    return None
+
+
+def unreachable(exc: BaseException) -> str | None:
+    """Why the model's server could not be reached or would not serve (connection refused, timed out, a host name
+    that does not resolve, an HTTP error status), or None when the failure was something else (the model's own
+    output). The most specific reason in the exception's chain wins: "connection refused" over "could not
+    connect"."""
+    reason = None
+    for link in _chain(exc):
+        found = _transport_reason(link)
+        if found is not None and (reason is None or reason == "could not connect"):
+            reason = found
+    return reason

@@ -7,6 +7,7 @@ GET /runs/{run_id}/trace, GET /audit/{audit_ref}, GET /healthz, GET /openapi.jso
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,11 +15,13 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from starlette.staticfiles import StaticFiles
 
+from quotebound.agent.core.settings import ServerLimits
 from quotebound.agent.core.version import __version__
 from quotebound.agent.server import routes_ask, routes_read
 from quotebound.agent.server.auth import ApiKeys
 from quotebound.agent.server.deps import Service
 from quotebound.agent.server.errors import GuardMiddleware, install_error_handlers
+from quotebound.agent.server.sessions import SessionTokens
 
 if TYPE_CHECKING:
     from quotebound.agent.facade.agent import Agent
@@ -36,7 +39,9 @@ DESCRIPTION = """\
 Question answering over your own documents that cites verbatim or abstains.
 
 Callers are identified by an API key (`Authorization: Bearer KEY` or `X-API-Key: KEY`) mapped to a role; no key
-means role `public`, an unknown key is refused (401). Every answer, abstention, clarify pause and error has a
+means role `public`, an unknown key is refused (401). Sessions belong to callers: a keyed caller's session_id is
+theirs alone; a caller without a key omits session_id and gets a server-issued one (X-Session-Id, and in a clarify
+envelope) to send back when resuming. Every answer, abstention, clarify pause and error has a
 receipt in the audit ledger (`audit_ref`). Errors are `{"error": {"code", "message", "fields"?}}`.
 """
 
@@ -52,9 +57,13 @@ def create_app(agent: Agent, *, api_keys: ApiKeys | None = None) -> FastAPI:
         redoc_url=None,
     )
     keys = api_keys if api_keys is not None else ApiKeys.from_settings(agent.settings)
-    app.state.service = Service(agent=agent, keys=keys)
+    settings = getattr(agent, "settings", None)
+    store = getattr(settings, "store", None)
+    tokens = SessionTokens.for_store(store) if store is not None else SessionTokens(secrets.token_bytes(32))
+    limits = getattr(settings, "server", None) or ServerLimits()
+    app.state.service = Service(agent=agent, keys=keys, tokens=tokens)
     install_error_handlers(app)
-    app.add_middleware(GuardMiddleware)
+    app.add_middleware(GuardMiddleware, limits=limits)
     app.include_router(routes_ask.router)
     app.include_router(routes_read.router)
 
@@ -66,14 +75,47 @@ def create_app(agent: Agent, *, api_keys: ApiKeys | None = None) -> FastAPI:
     return app
 
 
+_ERROR = {"$ref": "#/components/schemas/ErrorBody"}
+# Every operation may be refused with these, in the service's one error shape (agent/server/errors.py).
+_COMMON_ERRORS = {
+    "408": "the request (its headers or body) did not arrive in time",
+    "422": "a bad request, with the fields at fault",
+    "500": "an internal error (details in the server log)",
+}
+_BODY_ERRORS = {"413": "request body too large"}
+
+
 class _App(FastAPI):
     def openapi(self) -> dict[str, Any]:
-        """Say in the OpenAPI document that a key is optional: each operation also accepts no key (role public)."""
+        """The OpenAPI document, saying what the server sends: every error is `ErrorBody` (FastAPI's own
+        `HTTPValidationError` is never sent), the event stream is text (not a JSON object), and a key is optional
+        (each operation also accepts no key: role public)."""
         if self.openapi_schema is None:
             document = super().openapi()
             for operations in document.get("paths", {}).values():
                 for operation in operations.values():
-                    if isinstance(operation, dict) and operation.get("security") and {} not in operation["security"]:
-                        operation["security"].append({})
+                    if isinstance(operation, dict):
+                        _describe_operation(operation)
+            schemas = document.get("components", {}).get("schemas", {})
+            for unused in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(unused, None)
             self.openapi_schema = document
         return self.openapi_schema
+
+
+def _describe_operation(operation: dict[str, Any]) -> None:
+    if operation.get("security") and {} not in operation["security"]:
+        operation["security"].append({})
+    responses: dict[str, Any] = operation.setdefault("responses", {})
+    errors = dict(_COMMON_ERRORS)
+    if operation.get("security"):
+        errors["401"] = "unknown API key"
+    if "requestBody" in operation:
+        errors.update(_BODY_ERRORS)
+    elif not operation.get("parameters"):
+        errors.pop("422")  # nothing of the request to be bad
+    for status, description in errors.items():
+        responses.setdefault(status, {"description": description})
+    for status, response in responses.items():
+        if status.startswith(("4", "5")) and status != "503":  # a 503 of /ask is an error envelope
+            response["content"] = {"application/json": {"schema": dict(_ERROR)}}

@@ -12,6 +12,7 @@ from fastapi.security import APIKeyHeader, HTTPBearer
 
 from quotebound.agent.server.auth import ANONYMOUS, ApiKeys, Principal
 from quotebound.agent.server.errors import ApiError
+from quotebound.agent.server.sessions import SessionTokens
 from quotebound.tools.policy import Caller
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 class Service:
     agent: Agent
     keys: ApiKeys
+    tokens: SessionTokens  # anonymous callers' session ids (agent/server/sessions.py)
     # One run at a time per session thread: two tabs resuming the same clarify must not both resume it.
     _locks: weakref.WeakValueDictionary[str, asyncio.Lock] = field(default_factory=weakref.WeakValueDictionary)
     # Streamed runs go on in the background when their client disconnects, so every run ends with its receipt.

@@ -6,6 +6,7 @@ text, a stack trace, a path, a class or an internal name. Details of unexpected 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -18,10 +19,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from quotebound.agent.core.errors import CallerError, OperatorError
+from quotebound.agent.core.settings import ServerLimits
 
 log = logging.getLogger("quotebound.agent.server")
 
-MAX_BODY_BYTES = 256 * 1024
 INTERNAL_MESSAGE = "internal error; see the server log"
 UNAVAILABLE_MESSAGE = "the service is unavailable right now; try again later or tell the operator"
 
@@ -37,7 +38,7 @@ class ErrorDetail(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     code: str = Field(
-        description="bad_request, unauthorized, forbidden, not_found, method_not_allowed, too_large, "
+        description="bad_request, unauthorized, forbidden, not_found, method_not_allowed, timeout, too_large, "
         "unavailable or internal"
     )
     message: str
@@ -85,7 +86,8 @@ _HTTP_CODES = {
     404: ("not_found", "not found"),
     405: ("method_not_allowed", "method not allowed"),
     406: ("not_acceptable", "not acceptable"),
-    413: ("too_large", f"the request body is too large (the limit is {MAX_BODY_BYTES} bytes)"),
+    408: ("timeout", "the request took too long to arrive"),
+    413: ("too_large", "the request body is too large"),
     415: ("bad_request", "unsupported media type: send JSON"),
 }
 
@@ -121,6 +123,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, LimitExceeded):
+            return error_response(exc.status_code, exc.code, exc.message, headers={"Connection": "close"})
         code, message = _HTTP_CODES.get(exc.status_code, ("error", "the request failed"))
         if exc.status_code >= 500:
             code, message = "internal", INTERNAL_MESSAGE
@@ -146,18 +150,47 @@ def _caller_message(exc: CallerError) -> str:
     return "the request was refused as invalid"
 
 
-class GuardMiddleware:
-    """A request body over MAX_BODY_BYTES is refused (413) before a route reads it, and any exception nothing else
-    handled becomes a fixed 500 (logged here with its traceback, never sent). Unlike Starlette's own last-resort
-    handler it does not re-raise, so the server logs each failure once."""
+class LimitExceeded(StarletteHTTPException):
+    """A request over one of the server's limits (`Settings.server`): raised while its body is read, so the route's
+    body read fails with this status and fixed message (FastAPI re-raises an HTTPException as it is)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(status, message)
+        self.code = code
+        self.message = message
+
+
+def too_large(limits: ServerLimits) -> LimitExceeded:
+    message = f"the request body is too large (the limit is {limits.max_body_bytes} bytes)"
+    return LimitExceeded(413, "too_large", message)
+
+
+def too_slow(limits: ServerLimits) -> LimitExceeded:
+    return LimitExceeded(
+        408,
+        "timeout",
+        f"the request body did not arrive within {limits.body_timeout_s:g} s (its Content-Length "
+        "promised more than was sent, or it was sent too slowly)",
+    )
+
+
+class GuardMiddleware:
+    """Every request's limits (`Settings.server`) and last-resort errors. A body over `max_body_bytes` is refused
+    (413) before a route reads it (or as soon as a chunked body passes it); a body not fully read within
+    `body_timeout_s` of the request's start (a Content-Length larger than what is sent, a trickle) is a 408, so
+    no request holds the service longer than that. Any exception nothing else handled becomes a fixed 500 (logged
+    here with its traceback, never sent). Unlike Starlette's own last-resort handler it does not re-raise, so the
+    server logs each failure once."""
+
+    def __init__(self, app: ASGIApp, limits: ServerLimits | None = None) -> None:
         self.app = app
+        self.limits = limits or ServerLimits()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limits = self.limits
         started = False
 
         async def tracked_send(message: Message) -> None:
@@ -170,18 +203,29 @@ class GuardMiddleware:
         if not length.isdigit():
             await _send_error(send, 400, "bad_request", "the Content-Length header is not a number")
             return
-        if int(length) > MAX_BODY_BYTES:
-            await _send_error(send, 413, "too_large", _HTTP_CODES[413][1])
+        if int(length) > limits.max_body_bytes:
+            error = too_large(limits)
+            await _send_error(send, error.status_code, error.code, error.message)
             return
         received = 0
+        deadline = asyncio.get_running_loop().time() + limits.body_timeout_s
+        body_done = False
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, body_done
+            if body_done:  # after the body: only a disconnect can come, and the route waits for it as long as it needs
+                return await receive()
+            remaining = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(remaining, 0.001))
+            except TimeoutError:
+                log.info("request body not read within %ss on %s", limits.body_timeout_s, scope.get("path"))
+                raise too_slow(limits) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > MAX_BODY_BYTES:  # a chunked body: the route's body read fails with a JSON 413
-                    raise StarletteHTTPException(413)
+                if received > limits.max_body_bytes:  # a chunked body: the route's body read fails with a JSON 413
+                    raise too_large(limits)
+                body_done = not message.get("more_body", False)
             return message
 
         try:

@@ -48,7 +48,8 @@ class AskBody(BaseModel):
         max_length=SESSION_ID_MAX,
         pattern=SESSION_ID_PATTERN,
         description="the conversation; omitted = a new, unguessable one (returned in the X-Session-Id header and "
-        "in a clarify envelope). Sessions are per API key.",
+        "in a clarify envelope). Sessions are per API key; without a key, only a session_id the server issued "
+        "is accepted (send back the one it returned to resume).",
     )
     context: Annotated[dict[ContextKey, ContextValue] | None, WithJsonSchema(_CONTEXT_SCHEMA)] = Field(
         default=None,

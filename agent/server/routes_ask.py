@@ -1,9 +1,11 @@
 """POST /ask and POST /ask/stream: one run of the agent per request, on the caller's own session.
 
-A session is the caller's: its thread is `<namespace>.<session_id>`, the namespace a fingerprint of the API key
-(`anon` without one), so the same session_id under another key is another conversation. The caller only ever
-sees their own session_id (in a clarify envelope and the X-Session-Id header). When the session is paused at a
-clarify and the body carries `context`, the run resumes with those replies (the chat page resends the question).
+A session is the caller's: its thread is `<namespace>.<session_id>`, the namespace a fingerprint of the API key,
+so the same session_id under another key is another conversation. A caller without a key cannot pick a
+session_id: the server issues an unguessable, signed one (agent/server/sessions.py), required to resume. The
+caller only ever sees their own session_id (in a clarify envelope and the X-Session-Id header). When the session
+is paused at a clarify and the body carries `context`, the run resumes with those replies (the chat page resends
+the question).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from quotebound.agent.core.contracts import AskRequest, Envelope, ResumeRequest
 from quotebound.agent.server.auth import Principal
 from quotebound.agent.server.deps import PrincipalDep, Service, ServiceDep
-from quotebound.agent.server.errors import ErrorBody, log
+from quotebound.agent.server.errors import ApiError, ErrorBody, log
 from quotebound.agent.server.models import AskBody
 
 router = APIRouter()
@@ -34,9 +36,25 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _session(body: AskBody, principal: Principal) -> tuple[str, str]:
-    """(the caller's session_id, the agent's thread id)."""
-    session_id = body.session_id or secrets.token_urlsafe(24)
+ANONYMOUS_SESSION = ApiError(
+    422,
+    "bad_request",
+    "without an API key a session_id is issued by the server: omit session_id to start a session, then send back "
+    "the session_id it returned (X-Session-Id, or the clarify envelope's)",
+)
+
+
+def _session(body: AskBody, principal: Principal, service: Service) -> tuple[str, str]:
+    """(the caller's session_id, the agent's thread id). A keyed caller's session_id is in their key's namespace;
+    an anonymous caller's must be one the server issued (agent/server/sessions.py), so it is theirs alone."""
+    if principal.tag is not None:
+        session_id = body.session_id or secrets.token_urlsafe(24)
+    elif body.session_id is None:
+        session_id = service.tokens.issue()
+    elif service.tokens.valid(body.session_id):
+        session_id = body.session_id
+    else:
+        raise ANONYMOUS_SESSION  # the same answer whether or not anyone has a session by that name
     return session_id, f"{principal.namespace}.{session_id}"
 
 
@@ -79,7 +97,7 @@ def _status(data: dict[str, Any]) -> int:
 )
 async def ask(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> JSONResponse:
     agent = service.agent
-    session_id, thread = _session(body, principal)
+    session_id, thread = _session(body, principal, service)
     async with service.lock_for(thread):
         if body.context and await agent.apending(thread):
             envelope = await agent.aresume(_resume_request(body, thread), principal=principal.tag)
@@ -91,7 +109,9 @@ async def ask(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> JS
 
 _DONE = object()
 _PING_S = 15.0  # a comment line while a slow model drafts, so proxies do not drop an idle stream
-# One event of the stream (OpenAPI 3.1 reads a text/event-stream `schema` as the schema of each event).
+# The stream is text. OpenAPI 3.1 has no schema for a stream's events (3.2's `itemSchema`): clients generated
+# from the document read the body as a string (the `string` branch), while event-aware validators (schemathesis)
+# check each event against the other branch.
 _SSE_EVENT: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -103,6 +123,12 @@ _SSE_EVENT: dict[str, Any] = {
         },
     },
     "required": ["event", "data"],
+}
+_SSE_STREAM: dict[str, Any] = {
+    "description": "server-sent events, each `event: <name>` and one `data: <JSON>` line: `node` and `progress` "
+    "(data: a progress event), then exactly one `envelope` (data: the envelope, as POST /ask returns it); "
+    "`: ping` comment lines keep an idle stream open",
+    "anyOf": [{"type": "string"}, _SSE_EVENT],
 }
 
 
@@ -135,14 +161,14 @@ async def _pump(service: Service, thread: str, body: AskBody, principal: Princip
         200: {
             "description": "`text/event-stream`: events `node` / `progress` (data: a progress event, JSON), then one "
             "`envelope` event (data: the envelope, JSON), then the stream ends",
-            "content": {"text/event-stream": {"schema": _SSE_EVENT}},
+            "content": {"text/event-stream": {"schema": _SSE_STREAM}},
             "headers": _SESSION_DOC,
         },
         **_ERRORS,
     },
 )
 async def ask_stream(body: AskBody, principal: PrincipalDep, service: ServiceDep) -> StreamingResponse:
-    session_id, thread = _session(body, principal)
+    session_id, thread = _session(body, principal, service)
     queue: asyncio.Queue[Any] = asyncio.Queue()
     task = asyncio.create_task(_pump(service, thread, body, principal, queue))
     service.tasks.add(task)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
 
 from quotebound.agent.audit.receipt_view import redact_receipt
-from quotebound.agent.core.contracts import EvidenceRef
+from quotebound.agent.core.contracts import EvidenceRef, Locator, Source
 from quotebound.agent.core.errors import QuoteboundError
 from quotebound.agent.core.receipt import Receipt
 from quotebound.agent.core.version import __version__
@@ -47,11 +48,46 @@ REF_SHAPE = re.compile(r"^doc://[^#]{1,530}#p\.[1-9][0-9]{0,5} L[1-9][0-9]{0,6}(
 BAD_REF = ApiError(422, "bad_request", "not an evidence ref: expected doc://<source_id>#p.<page> L<start>-L<end>")
 
 
+def _stand_in(source_id: str, version: int | None) -> Source:
+    """What a missing source is looked at as, so that it costs what a hidden one does (`_readable`)."""
+    return Source.model_validate(
+        {
+            "source_id": source_id,
+            "version": version or 1,
+            "content_hash": "sha256:" + "0" * 64,
+            "media_type": "text/plain",
+            "title": source_id,
+            "n_pages": 1,
+            "n_lines": 1,
+            "ingested_at": _EPOCH,
+        }
+    )
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _readable(service: Service, principal: Principal, ref: str) -> bool:
+    """Whether `ref` names a span the caller may read. The same work whatever the answer: one source lookup, one
+    policy decision and one locator-index read, on a stand-in when there is no such source, so a hidden source's
+    404 costs what a missing one's does (its timing cannot tell that something hidden exists)."""
+    context = service.agent.context
+    parsed = EvidenceRef.parse(ref)
+    span = Locator.parse(parsed.locator)
+    source = context.corpus.source(parsed.source_id, parsed.version)
+    subject = source if source is not None else _stand_in(parsed.source_id, parsed.version)
+    decision = context.policy.decide(service.caller(principal), subject)
+    pages = context.corpus.page_lines(subject.source_id, subject.version)
+    located = span.page <= len(pages) and span.line_end <= pages[span.page - 1]
+    return source is not None and decision.decision == "allow" and located
+
+
 def _evidence(service: Service, principal: Principal, ref: str) -> EvidenceView:
     context = service.agent.context
     tools = context.tools_for(principal.role, list(principal.labels))
     try:
-        EvidenceRef.parse(ref)
+        if not _readable(service, principal, ref):
+            raise NOT_FOUND_EVIDENCE
         bundle = resolve_evidence(tools, ref)
         source = tools.readable_source(bundle.source_id, bundle.version)
     except (QuoteboundError, ValueError):

@@ -196,7 +196,9 @@ def test_ask_refuses_to_run_without_a_ledger(setup: tuple[Path, Path], capsys: p
     store, _ = setup
     (store / "audit.sqlite").mkdir()
     code, out, err = run(capsys, "ask", QUESTION, "--store", str(store), "--json")
-    assert code == EXIT_OPERATOR and out == "" and "audit_unavailable" in err
+    assert code == EXIT_OPERATOR and "audit_unavailable" in err
+    # With --json, stdout has exactly one envelope even then (issue 14): the error, and no answer.
+    assert json.loads(out)["status"] == "error" and json.loads(out)["code"] == "audit_unavailable"
 
 
 def test_help_documents_audit_and_the_error_exit(capsys: pytest.CaptureFixture[str]) -> None:

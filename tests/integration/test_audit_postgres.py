@@ -123,3 +123,29 @@ def test_the_cli_verifies_a_postgres_ledger_and_names_tampering(
         conn.execute("UPDATE audit_receipts SET body = replace(body, 'public', 'steward') WHERE seq = 2")
     assert main(["audit", "verify", "--store", str(store_dir)]) == EXIT_FAILED
     assert f"seq 2 ({refs[1]})" in capsys.readouterr().out
+
+
+def test_a_recreated_postgres_ledger_answers_nothing_and_verify_says_replaced(
+    store_dir: Path, dsn: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The store knows its ledger on Postgres too: the database's tables dropped and recreated (a new, empty,
+    intact chain) is another ledger, not a fresh start."""
+    import psycopg
+
+    from quotebound.agent.core.errors import ErrorCode, OperatorError
+
+    monkeypatch.setenv("QUOTEBOUND_AUDIT_DSN", dsn)
+    monkeypatch.setenv("QUOTEBOUND_EMBEDDER", "hashing")
+    for _ in range(2):
+        assert main(["ask", "How many hours may guests park?", "--store", str(store_dir), "--json"]) == EXIT_OK
+    capsys.readouterr()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP TABLE audit_receipts, audit_tip, audit_ledger")
+    with pytest.raises(OperatorError) as raised:
+        Agent(Settings(store=store_dir, embedder="hashing", audit_dsn=dsn))
+    assert raised.value.code is ErrorCode.AUDIT_UNAVAILABLE and "ledger replaced" in raised.value.message
+    assert main(["ask", "How many hours may guests park?", "--store", str(store_dir), "--json"]) != EXIT_OK
+    assert "72 hours" not in capsys.readouterr().out
+    assert main(["audit", "verify", "--store", str(store_dir)]) == EXIT_FAILED
+    out = capsys.readouterr().out
+    assert out.startswith("ledger replaced") and "with 2 receipts" in out and "chain intact" not in out

@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
 import sqlite3
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +36,10 @@ from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.agent.runs.events import EnvelopeEvent
+from quotebound.agent.runs.events import EnvelopeEvent, NodeEvent
 from quotebound.testing import FaultyModel, answer_message, scripted_model
+from quotebound.tools.ingest import Ingestor
+from quotebound.tools.store import Store
 
 LEASE = "What is the minimum lease term for renting out a unit?"
 SQFT = "What's the square footage of my unit?"
@@ -303,3 +307,100 @@ def test_replay_works_on_any_checkpointer(store_dir: Path) -> None:
         trace = agent.trace(outcome.run_id)
     assert outcome.envelope.status == "answer" and outcome.changes["changed"] is False
     assert trace is not None and [s.node for s in trace.steps] == ["validate", "verified_answer"]
+
+
+# --- no terminal without a fresh gate pass ------------------------------------------------------------------------
+
+
+def test_replay_refuses_to_start_at_a_terminal_and_resets_the_runs_own_record(store_dir: Path) -> None:
+    with open_agent(store_dir) as agent:
+        answered = agent.ask(LEASE)
+        abstained = agent.ask("What is the airspeed velocity of an unladen swallow?")
+        assert isinstance(answered, AnswerEnvelope) and isinstance(abstained, AbstainEnvelope)
+        before = agent.ledger.verify().count
+        for run_id, terminal in ((answered.meta.run_id, "verified_answer"), (abstained.meta.run_id, "abstain")):
+            with pytest.raises(CallerError, match=f"cannot start at the terminal '{terminal}'") as raised:
+                agent.replay(run_id, terminal)
+            assert raised.value.code is ErrorCode.BAD_REQUEST
+        assert agent.ledger.verify().count == before  # nothing ran, nothing was recorded
+        outcome = agent.replay(answered.meta.run_id, "validate")
+        receipt = agent.ledger.get(outcome.envelope.audit_ref)
+    assert isinstance(outcome.envelope, AnswerEnvelope)
+    assert receipt is not None and receipt["body"]["path"] == ["validate", "verified_answer"]
+    assert receipt["body"]["tool_calls"] == []  # the original's draft made them
+
+
+def _change_line_51(store_dir: Path, how: str) -> None:
+    """What a concurrent ingest does to the store under a running answer, in one statement."""
+    with sqlite3.connect(store_dir / "index.sqlite") as db:
+        if how == "edited":
+            db.execute(
+                "UPDATE lines SET text = replace(text, 'twelve (12)', 'six (6)') WHERE source_id = 'declaration.md'"
+            )
+        else:
+            db.execute("UPDATE sources SET current = 0 WHERE source_id = 'declaration.md'")
+    db.close()
+
+
+@pytest.mark.parametrize("how", ["edited", "retired"])
+def test_a_citation_that_changed_after_the_gate_ships_nothing(store_dir: Path, how: str) -> None:
+    """The source changes between `validate` and `verified_answer` (the stream pauses between the two): the terminal
+    must not cite text the gate never checked, nor drop the citation and ship the answer without it."""
+    with open_agent(store_dir) as agent:
+        events = []
+        for event in agent.stream(LEASE):
+            events.append(event)
+            if isinstance(event, NodeEvent) and event.node == "validate":  # the gate passed; the terminal waits
+                _change_line_51(store_dir, how)
+        envelope = events[-1].envelope if isinstance(events[-1], EnvelopeEvent) else None
+        assert envelope is not None
+        receipt = agent.ledger.get(envelope.audit_ref)
+    assert isinstance(envelope, AbstainEnvelope) and envelope.reason_code == "verification_failed"
+    assert "twelve" not in envelope.model_dump_json() and envelope.evidence is None
+    assert receipt is not None
+    body = receipt["body"]
+    assert body["status"] == "abstain" and body["failure_detail"] == "citation_changed_after_gate"
+    assert body["path"][-2:] == ["validate", "verified_answer"] and body["gate"]["passed"] is True
+    assert body["citations"] == []
+
+
+def true_draft() -> Draft:
+    level1 = "The minimum lease term is twelve (12) months."
+    support = Support(source_id="declaration.md", locator="p.1 L51-L51", quote=level1)
+    return Draft(
+        levels=AnswerLevels(level1=level1, level2="See declaration.md.", level3="Citations: declaration.md"),
+        evidence=AnswerObject(mode="answer", answer=level1, facts=[Fact(text=level1, support=[support])]),
+    )
+
+
+def reingest_declaration(store_dir: Path, tmp_path: Path, edit: Callable[[str], str]) -> None:
+    """A changed declaration.md ingested as a new version, as the operator's next ingest would."""
+    examples = Path(__file__).resolve().parents[2] / "examples" / "hoa"
+    folder = tmp_path / f"docs-{uuid.uuid4().hex[:6]}"
+    folder.mkdir()
+    shutil.copy(examples / "declaration.md.meta.yaml", folder)
+    (folder / "declaration.md").write_text(edit((examples / "declaration.md").read_text(encoding="utf-8")), "utf-8")
+    with Store(Settings(store=store_dir, embedder="hashing")) as store:
+        assert Ingestor(store).ingest([folder]).updated == ["declaration.md"]
+
+
+def test_replay_from_repair_passes_the_gate_again(store_dir: Path, tmp_path: Path) -> None:
+    """A node after `validate` that is not a terminal (repair) leads through `validate` again: a repaired draft
+    that held when it was first checked is refused once its line changed."""
+    model = scripted_model([answer_message(forged_draft()), answer_message(true_draft())])
+    with open_agent(store_dir, model=model) as agent:
+        original = agent.ask(LEASE)
+    assert isinstance(original, AnswerEnvelope)
+    with open_agent(store_dir, model=scripted_model([answer_message(true_draft())])) as agent:
+        again = agent.replay(original.meta.run_id, "repair")
+        receipt = agent.ledger.get(again.envelope.audit_ref)
+    assert isinstance(again.envelope, AnswerEnvelope)
+    assert receipt is not None and receipt["body"]["path"] == ["repair", "validate", "verified_answer"]
+    reingest_declaration(store_dir, tmp_path, lambda text: text.replace("twelve (12) months", "six (6) months"))
+    with open_agent(store_dir, model=scripted_model([answer_message(true_draft())] * 3)) as agent:
+        changed = agent.replay(original.meta.run_id, "repair")
+        receipt = agent.ledger.get(changed.envelope.audit_ref)
+    assert isinstance(changed.envelope, AbstainEnvelope) and changed.envelope.reason_code == "verification_failed"
+    assert "twelve" not in changed.envelope.model_dump_json()
+    assert receipt is not None and receipt["body"]["path"][:2] == ["repair", "validate"]
+    assert receipt["body"]["gate"]["passed"] is False and "verified_answer" not in receipt["body"]["path"]

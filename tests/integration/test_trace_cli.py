@@ -250,3 +250,68 @@ def test_a_reader_that_goes_away_is_no_error(store_dir: Path) -> None:
         err = process.stderr.read().decode()
         assert process.wait(timeout=60) == 0, err
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+# --- replay never reaches a terminal without a fresh gate pass ----------------------------------------------------
+
+
+def receipt_of(capsys: pytest.CaptureFixture[str], store_dir: Path, audit_ref: str) -> dict[str, Any]:
+    code, out, _ = run(capsys, "audit", "show", audit_ref, "--store", str(store_dir), "--role", "public", "--json")
+    assert code == 0, out
+    body: dict[str, Any] = json.loads(out)["body"]
+    return body
+
+
+@pytest.mark.parametrize("terminal", ["verified_answer", "abstain"])
+def test_replay_from_a_terminal_is_refused_after_the_cited_line_changed(
+    store_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: str
+) -> None:
+    """The issue's case: answer, change the cited line and re-ingest, replay from the terminal. The terminal would
+    ship what the original run's gate passed against v1 (citing @v2, which now says six months): refused."""
+    question = LEASE if terminal == "verified_answer" else "What is the airspeed velocity of an unladen swallow?"
+    envelope = asked(store_dir, question)
+    assert envelope.status == ("answer" if terminal == "verified_answer" else "abstain")
+    reingest(store_dir, tmp_path, lambda text: text.replace("twelve (12) months", "six (6) months"))
+    code, out, err = run(capsys, "replay", envelope.meta.run_id, "--from", terminal, "--store", str(store_dir))
+    assert code == 2 and out == ""
+    assert f"a replay cannot start at the terminal {terminal!r}" in err and "Replay from 'validate'" in err
+    code, out, err = run(
+        capsys, "replay", envelope.meta.run_id, "--from", terminal, "--store", str(store_dir), "--json"
+    )
+    assert code == 2 and "twelve" not in out and "cannot start at the terminal" in err
+
+
+def test_replay_through_the_gate_does_not_ship_the_old_answer(
+    store_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    envelope = asked(store_dir)
+    assert envelope.status == "answer" and "twelve (12) months" in envelope.answer.level1
+    reingest(store_dir, tmp_path, lambda text: text.replace("twelve (12) months", "six (6) months"))
+    store = str(store_dir)
+    for node in ("validate", "draft"):  # the same draft re-checked; a fresh draft from the same evidence
+        code, out, _ = run(capsys, "replay", envelope.meta.run_id, "--from", node, "--store", store, "--json")
+        data = json.loads(out)
+        shipped = data["envelope"]
+        assert code == 0 and shipped["status"] == "abstain" and shipped["reason_code"] == "verification_failed"
+        assert "twelve" not in json.dumps(shipped) and not shipped.get("citations")
+        assert data["changes"]["citations"]["removed"] == ["doc://declaration.md@v1#p.1 L51-L51"]
+        receipt = receipt_of(capsys, store_dir, shipped["audit_ref"])
+        # The path this run took, from the node it started at; never the original run's nodes before it.
+        assert receipt["path"][0] == node and receipt["path"][-1] == "abstain" and "validate" in receipt["path"]
+        assert "preflight" not in receipt["path"] and receipt["gate"]["passed"] is False
+        assert receipt["run_id"] == data["run_id"]
+        assert {call["node"] for call in receipt["tool_calls"]} <= set(receipt["path"]) - {"validate"}  # its own
+
+
+def test_a_replayed_receipt_records_the_path_this_run_took(store_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    envelope = asked(store_dir)
+    store = str(store_dir)
+    code, out, _ = run(capsys, "replay", envelope.meta.run_id, "--from", "validate", "--store", store, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["envelope"]["status"] == "answer"
+    receipt = receipt_of(capsys, store_dir, data["envelope"]["audit_ref"])
+    assert receipt["path"] == ["validate", "verified_answer"] and receipt["gate"]["passed"] is True
+    assert receipt["tool_calls"] == []  # the original's draft made the tool calls, not this run
+    original = receipt_of(capsys, store_dir, envelope.audit_ref)
+    assert original["path"] == ["preflight", "retrieve", "resolve", "draft", "validate", "verified_answer"]
+    assert original["tool_calls"]

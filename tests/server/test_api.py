@@ -109,9 +109,11 @@ def test_a_slow_run_keeps_its_stream_alive_with_pings(
 
 
 def test_the_stream_clarifies_and_resumes(client: TestClient) -> None:
-    session = sid()
-    first = sse_events(client.post("/ask/stream", json={"question": SQFT, "session_id": session}).text)
+    # Without a key the server issues the session (issue 14): the clarify envelope and the header carry it.
+    response = client.post("/ask/stream", json={"question": SQFT})
+    first = sse_events(response.text)
     assert first[-1][0] == "envelope" and first[-1][1]["status"] == "clarify"
+    session = response.headers["X-Session-Id"]
     assert first[-1][1]["session_id"] == session
     body = {"question": SQFT, "session_id": session, "context": {"unit": "2C"}}
     second = sse_events(client.post("/ask/stream", json=body).text)
@@ -130,19 +132,25 @@ def test_sessions_are_per_api_key(client: TestClient) -> None:
     assert paused["status"] == "clarify"
     # Another caller with the same session_id and a reply: their own new run, not the member's paused one.
     other = client.post(
-        "/ask", json={"question": "What is the minimum lease term?", "session_id": shared, "context": {"unit": "1A"}}
+        "/ask",
+        json={"question": "What is the minimum lease term?", "session_id": shared, "context": {"unit": "1A"}},
+        headers=STEWARD,
     ).json()
     assert other["status"] == "answer" and other["meta"]["run_id"] != paused["meta"]["run_id"]
     assert "820" not in other["answer"]["level1"]  # 1A's square footage: the member's question was not resumed
+    # A caller without a key cannot name a session at all (the server issues theirs): refused, nothing resumed.
+    anonymous = client.post("/ask", json={"question": SQFT, "session_id": shared, "context": {"unit": "1A"}})
+    assert anonymous.status_code == 422 and anonymous.json()["error"]["code"] == "bad_request"
     # ... and the member's session is still paused, and resumes with the member's own reply.
     resumed = client.post(
         "/ask", json={"question": SQFT, "session_id": shared, "context": {"unit": "4D"}}, headers=MEMBER
     ).json()
     assert resumed["status"] == "answer" and "1,420" in resumed["answer"]["level1"]
     assert resumed["meta"]["run_id"] == paused["meta"]["run_id"]
-    # The steward, same session_id, no reply: a fresh clarify of their own.
+    # The steward, same session_id, no reply: a run of their own, on their own session's context (unit 1A).
     steward = client.post("/ask", json={"question": SQFT, "session_id": shared}, headers=STEWARD).json()
-    assert steward["status"] == "clarify" and steward["meta"]["run_id"] != paused["meta"]["run_id"]
+    assert steward["meta"]["run_id"] != paused["meta"]["run_id"]
+    assert steward["status"] == "answer" and "1,420" not in steward["answer"]["level1"], steward
 
 
 def test_healthz_counts_only_what_the_caller_may_read(client: TestClient) -> None:

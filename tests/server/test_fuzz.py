@@ -50,7 +50,13 @@ def test_no_operation_answers_a_server_error(app: FastAPI, capsys: pytest.Captur
                 generated = case.headers or {}
                 case.headers = {k: v for k, v in generated.items() if k.lower() not in ("authorization", "x-api-key")}
                 case.headers.update(CALLERS[n % 4 - 1])
-            response = case.call_and_validate(excluded_checks=excluded)
+            checks = list(excluded)
+            anonymous = not any(k.lower() in ("authorization", "x-api-key") for k in case.headers or {})
+            if anonymous and isinstance(case.body, dict) and case.body.get("session_id") is not None:
+                # Without a key only a server-issued session_id is accepted (issue 14; the field's description
+                # says so): a schema cannot tell a signed token from any other string, so this 422 is expected.
+                checks.append(positive_data_acceptance)
+            response = case.call_and_validate(excluded_checks=checks)
             statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
             assert response.status_code < 500, (label, case.body, case.path_parameters, response.text[:300])
             assert "Traceback" not in response.text

@@ -62,7 +62,9 @@ def ev(ref: str) -> str:
 
 
 def ask(client: TestClient, question: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
-    response = client.post("/ask", json={"question": question, "session_id": uuid.uuid4().hex}, headers=headers)
+    # A keyed caller names the session; without a key the server issues it (issue 14).
+    body = {"question": question, **({"session_id": uuid.uuid4().hex} if headers else {})}
+    response = client.post("/ask", json=body, headers=headers)
     assert response.status_code == 200, response.text
     return dict(response.json())
 

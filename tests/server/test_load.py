@@ -42,12 +42,15 @@ async def _post(client: httpx.AsyncClient, path: str, body: dict[str, Any], head
 
 async def _session(client: httpx.AsyncClient, i: int, latencies: list[float]) -> dict[str, Any]:
     headers = CALLERS[i % 3]
-    session = f"load-{i // 3}"  # shared by the three callers: three different sessions
+    # Shared by the two keyed callers (two different sessions); a caller without a key gets a server-issued one.
+    named = f"load-{i // 3}" if headers else None
     unit = UNITS[i % len(UNITS)]
     path = "/ask/stream" if i % 2 else "/ask"
     started = time.perf_counter()
-    paused = await _post(client, path, {"question": QUESTION, "session_id": session}, headers)
+    first = {"question": QUESTION, **({"session_id": named} if named else {})}
+    paused = await _post(client, path, first, headers)
     latencies.append(time.perf_counter() - started)
+    session = named or paused["session_id"]
     assert paused["status"] == "clarify" and paused["session_id"] == session, paused
     started = time.perf_counter()
     body = {"question": QUESTION, "session_id": session, "context": {"unit": unit}}

@@ -5,17 +5,19 @@ QUOTEBOUND_TEST_POSTGRES_DSN is set (`bash .ci/postgres.sh` prints one)."""
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from quotebound.agent.audit import GENESIS, LedgerBackend, chain_hash, sha256_text
+from quotebound.agent.audit import GENESIS, ChainedLedger, LedgerBackend, chain_hash, sha256_text
 from quotebound.agent.audit.sqlite import SqliteLedger
 from quotebound.agent.core.errors import ErrorCode, OperatorError
 
@@ -338,3 +340,138 @@ def test_an_unreachable_postgres_fails_without_echoing_the_dsn(tmp_path: Path) -
         PostgresLedger(dsn)
     assert raised.value.code is ErrorCode.AUDIT_UNAVAILABLE
     assert "s3cret" not in str(raised.value) and "auditor" not in str(raised.value)
+
+
+# --- the ledger's identity, held by a witness (the store) ------------------------------------------------------
+
+
+@dataclass
+class MemoryWitness:
+    """A store's record of its ledger, in memory: names one ledger, and only ever moves its tip forward."""
+
+    record: tuple[str, int, str] | None = None
+
+    def recorded_ledger(self) -> tuple[str, int, str] | None:
+        return self.record
+
+    def record_ledger(self, ledger_id: str, seq: int, tip_hash: str) -> None:
+        if self.record is None or (self.record[0] == ledger_id and self.record[1] < seq):
+            self.record = (ledger_id, seq, tip_hash)
+
+
+def bound(backend: Backend, witness: MemoryWitness) -> ChainedLedger:
+    ledger = backend.ledger()
+    assert isinstance(ledger, ChainedLedger)
+    ledger.bind(witness)
+    return ledger
+
+
+def _recreate(backend: Backend) -> None:
+    """The ledger's storage recreated behind the store's back: a new file, a dropped and recreated database."""
+    backend.sql("DROP TABLE audit_receipts")
+    backend.sql("DROP TABLE audit_tip")
+    backend.sql("DROP TABLE audit_ledger")
+
+
+def test_a_bound_ledger_records_its_id_and_tip_after_every_append(backend: Backend) -> None:
+    witness = MemoryWitness()
+    ledger = bound(backend, witness)
+    assert ledger.ledger_id and len(ledger.ledger_id) == 32
+    ledger.check_identity()  # nothing recorded yet: a new store adopts its ledger
+    fill(ledger, 3)
+    row = ledger.find("audit://test/3")
+    assert row is not None and witness.record == (ledger.ledger_id, 3, row.hash)
+    assert backend.ledger().ledger_id == ledger.ledger_id  # the id is the ledger's own, not the connection's
+    report = ledger.verify()
+    assert report.ok and report.ledger_id == ledger.ledger_id
+
+
+def test_a_replaced_ledger_takes_no_receipt_and_verify_says_replaced(backend: Backend) -> None:
+    witness = MemoryWitness()
+    fill(bound(backend, witness), 3)
+    backend.unguard()
+    _recreate(backend)
+    fresh = bound(backend, witness)  # opening it as a writer recreates the tables, under a new id
+    with pytest.raises(OperatorError) as raised:
+        fresh.check_identity()
+    assert raised.value.code is ErrorCode.AUDIT_UNAVAILABLE and "ledger replaced" in raised.value.message
+    with pytest.raises(OperatorError, match="ledger replaced"):
+        fresh.append("audit://test/new", "run-new", {"n": 1})
+    assert backend.sql("SELECT COUNT(*) FROM audit_receipts")[0][0] == 0  # nothing was chained on
+    report = fresh.verify()
+    assert not report.ok and report.problem == "ledger_replaced" and "chain intact" not in report.summary()
+    assert "ledger replaced" in report.summary() and "with 3 receipts" in report.summary()
+
+
+@pytest.mark.parametrize(
+    ("recorded_seq", "problem", "words"),
+    [(5, "ledger_restarted", "ledger restarted"), (2, "ledger_replaced", "ledger rewritten")],
+)
+def test_a_ledger_behind_or_beside_the_recorded_tip_is_refused(
+    backend: Backend, recorded_seq: int, problem: str, words: str
+) -> None:
+    """The store recorded 5 receipts and the ledger has 3 (restored from an old copy, restarted); or the store's
+    receipt 2 is not the ledger's receipt 2 (rewritten with a valid chain)."""
+    witness = MemoryWitness()
+    ledger = bound(backend, witness)
+    fill(ledger, 3)
+    assert ledger.ledger_id is not None
+    witness.record = (ledger.ledger_id, recorded_seq, sha256_text("a receipt this ledger never had"))
+    with pytest.raises(OperatorError, match=words):
+        ledger.check_identity()
+    with pytest.raises(OperatorError, match=words):
+        ledger.append("audit://test/4", "run-4", {"n": 4})
+    report = ledger.verify()
+    assert (report.ok, report.problem, report.count) == (False, problem, 3)
+    assert words in report.summary()
+
+
+def test_an_unidentified_ledger_gets_an_id_once(tmp_path: Path) -> None:
+    """A ledger made before ledgers had ids: a reader sees none; the first writer gives it one, and keeps it."""
+    path = tmp_path / "audit.sqlite"
+    fill(SqliteLedger(path), 2)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER audit_ledger_no_delete")
+    conn.execute("DROP TABLE audit_ledger")
+    conn.close()
+    assert SqliteLedger(path, create=False).ledger_id is None
+    first = SqliteLedger(path).ledger_id
+    assert first is not None and SqliteLedger(path).ledger_id == first
+    assert SqliteLedger(path).verify().ok
+    with pytest.raises(sqlite3.DatabaseError, match="fixed"):
+        sqlite3.connect(path, isolation_level=None).execute("UPDATE audit_ledger SET ledger_id = 'other'")
+
+
+def test_a_ledger_file_removed_or_replaced_while_open_takes_no_receipt(tmp_path: Path) -> None:
+    path = tmp_path / "audit.sqlite"
+    ledger = SqliteLedger(path)
+    fill(ledger, 1)
+    path.unlink()  # the writer's connection would go on writing to a file no one can see
+    with pytest.raises(OperatorError, match="removed or replaced while open"):
+        ledger.append("audit://test/2", "run-2", {"n": 2})
+    SqliteLedger(path).close()  # another ledger at the same path
+    with pytest.raises(OperatorError, match="removed or replaced while open"):
+        ledger.append("audit://test/2", "run-2", {"n": 2})
+    ledger.close()
+
+
+def test_a_damaged_ledger_file_cannot_be_opened_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "audit.sqlite"
+    ledger = SqliteLedger(path)
+    for i in range(40):
+        ledger.append(f"audit://test/{i}", f"run-{i}", {"n": i, "text": "receipt " * 200})
+    ledger.close()
+    damage_middle_page(path)
+    with pytest.raises(OperatorError) as raised:
+        SqliteLedger(path)
+    assert raised.value.code is ErrorCode.AUDIT_UNAVAILABLE and "restore it from a backup" in raised.value.message
+
+
+def damage_middle_page(path: Path) -> None:
+    """4 KB of random bytes over a page in the middle of the file (a bad disk, a stray write)."""
+    with closing(sqlite3.connect(path)) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    with path.open("r+b") as file:
+        file.seek((pages // 2) * page_size)
+        file.write(random.Random(14).randbytes(4096))

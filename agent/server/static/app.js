@@ -110,13 +110,15 @@
       state.apiKey = "";
       state.sessionId = "";
     }
-    if (!state.sessionId) newSession();
+    // Without a key the server issues the session_id: one this page made up would be refused.
+    if (!state.sessionId || (!state.apiKey && state.sessionId.startsWith("web-"))) newSession();
     $("api-key").value = state.apiKey;
     showKeyState();
     showSession();
   }
 
   function saveKey(value) {
+    const changed = state.apiKey !== value.trim();
     state.apiKey = value.trim();
     try {
       if (state.apiKey) window.sessionStorage.setItem(KEY_STORAGE, state.apiKey);
@@ -125,24 +127,37 @@
       /* storage disabled: the key lives in memory for this page only */
     }
     showKeyState();
+    if (changed) newSession(); // sessions belong to the caller: another key (or none) is another conversation
   }
 
   function showKeyState() {
     $("api-key-state").textContent = state.apiKey ? "Key set for this tab" : "No key: public access";
   }
 
+  /** A new conversation: with a key the page names it; without one the server issues it on the first question. */
   function newSession() {
-    state.sessionId = randomId();
+    setSession(state.apiKey ? randomId() : "");
+  }
+
+  function setSession(id) {
+    state.sessionId = id;
     try {
-      window.sessionStorage.setItem(SESSION_STORAGE, state.sessionId);
+      if (id) window.sessionStorage.setItem(SESSION_STORAGE, id);
+      else window.sessionStorage.removeItem(SESSION_STORAGE);
     } catch (_err) {
       /* in memory only */
     }
     showSession();
   }
 
+  /** The session the server answered on (X-Session-Id): the one to send back, e.g. to answer a clarify. */
+  function adoptSession(response) {
+    const id = response.headers.get("X-Session-Id");
+    if (id && id !== state.sessionId) setSession(id);
+  }
+
   function showSession() {
-    $("session-id").textContent = state.sessionId;
+    $("session-id").textContent = state.sessionId || "new (issued with the first answer)";
   }
 
   function authHeaders(extra) {
@@ -194,7 +209,10 @@
       body: JSON.stringify(body),
       cache: "no-store",
     });
-    if (response.ok) return response.json();
+    if (response.ok) {
+      adoptSession(response);
+      return response.json();
+    }
     const { problem, body: data } = await problemOf(response);
     if (isEnvelope(data)) return data;
     throw problem;
@@ -248,6 +266,7 @@
       if (isEnvelope(data)) return data;
       throw problem;
     }
+    adoptSession(response);
     const type = response.headers.get("Content-Type") || "";
     if (!type.includes("text/event-stream")) {
       const data = await response.json().catch(() => null);
@@ -392,7 +411,8 @@
     $("ask-submit").disabled = true;
     $("ask-status").textContent = "Asking…";
     const turn = newTurn(question, context);
-    const body = { question, session_id: state.sessionId };
+    const body = { question };
+    if (state.sessionId) body.session_id = state.sessionId;
     if (context && Object.keys(context).length) body.context = context;
     try {
       let envelope;
