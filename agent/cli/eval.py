@@ -51,6 +51,7 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     from quotebound.evals.golden import load_golden_set
     from quotebound.evals.harness import evaluate
     from quotebound.evals.report import load_report
+    from quotebound.graphs import checkpoint_serde
     from quotebound.tools.policy_file import load_policy
 
     if args.concurrency is not None and args.concurrency < 1:
@@ -65,7 +66,7 @@ def cmd_eval_run(args: argparse.Namespace) -> int:
     policy = load_policy(settings)
     concurrency = args.concurrency or default_concurrency(settings.model)
     # Eval sessions live only as long as their case: nothing is checkpointed into the store's own file.
-    with Agent(settings, policy=policy, checkpointer=InMemorySaver()) as agent:
+    with Agent(settings, policy=policy, checkpointer=InMemorySaver(serde=checkpoint_serde())) as agent:
         report = evaluate(
             agent, golden, golden_path=args.golden, concurrency=concurrency, progress=_EvalProgress(sys.stderr)
         )

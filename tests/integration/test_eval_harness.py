@@ -115,7 +115,11 @@ def test_concurrency_does_not_change_outcomes(store_dir: Path, golden_file: Path
 
 
 def test_cli_writes_three_reports_and_gates(
-    store_dir: Path, golden_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store_dir: Path,
+    golden_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     out = tmp_path / "eval"
     args = ["eval", "run", str(golden_file), "--store", str(store_dir), "--policy", str(POLICY), "--out", str(out)]
@@ -123,6 +127,8 @@ def test_cli_writes_three_reports_and_gates(
     printed = capsys.readouterr()
     assert "it: 4/4 cases passed" in printed.out and "gate default: passed" in printed.out
     assert "eval: 4/4 cases" in printed.err  # progress, one line per tenth off a terminal
+    # the eval's checkpointer rebuilds the run state's own types, with no "unregistered type" warning
+    assert not [r for r in caplog.records if "unregistered type" in r.getMessage()]
     assert {p.name for p in out.iterdir()} == {"report.json", "report.md", "report.html"}
     report = load_report(out / "report.json")
     assert report.gate is not None and report.gate.ok and len(report.cases) == 4
