@@ -20,19 +20,31 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointMetadata
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 
 from quotebound.agent.core.contracts import Envelope
 from quotebound.agent.core.errors import CallerError, ErrorCode, OperatorError
 from quotebound.agent.runs.trace import RunTrace
+from quotebound.graphs.context import RunContext
 from quotebound.graphs.names import TERMINALS, Node
+from quotebound.graphs.state import RunState
 
-if TYPE_CHECKING:
-    from quotebound.agent.facade.agent import Agent
+
+class ReplayHost(Protocol):
+    """What a replay needs of the `Agent`: its compiled graph, its traces, and a way to drive the graph from a
+    prepared thread. A protocol, so that this module does not import the facade that calls it."""
+
+    @property
+    def graph(self) -> CompiledStateGraph[RunState, RunContext, RunState, RunState]: ...
+
+    def trace(self, run_id: str) -> RunTrace | None: ...
+
+    def _replay_run(self, thread: str, values: dict[str, Any], original: RunTrace) -> Envelope: ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +58,7 @@ class ReplayOutcome:
     changes: dict[str, Any]
 
 
-def _checkpoint_before(agent: Agent, trace: RunTrace, node: str) -> StateSnapshot | None:
+def _checkpoint_before(agent: ReplayHost, trace: RunTrace, node: str) -> StateSnapshot | None:
     """The first snapshot of the run whose next task is `node`: the state just before the node first ran."""
     config: RunnableConfig = {"configurable": {"thread_id": trace.session_id}}
     found = None
@@ -57,7 +69,7 @@ def _checkpoint_before(agent: Agent, trace: RunTrace, node: str) -> StateSnapsho
     return found
 
 
-def replay(agent: Agent, run_id: str, from_node: str | None = None) -> ReplayOutcome:
+def replay(agent: ReplayHost, run_id: str, from_node: str | None = None) -> ReplayOutcome:
     """Re-run `run_id` from the checkpoint before `from_node` (default: its first node) in a new thread."""
     original = agent.trace(run_id)
     if original is None:
