@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from langgraph.runtime import Runtime
 
@@ -11,8 +12,11 @@ from quotebound.agent.core.contracts import (
     AbstainEnvelope,
     AnswerEnvelope,
     AnswerLevels,
+    AnswerObject,
     Citation,
+    CitationIndexEntry,
     Draft,
+    EvidenceBundle,
     Gap,
     Meta,
     ReasonCode,
@@ -24,6 +28,7 @@ from quotebound.graphs.names import Node
 from quotebound.graphs.receipts import write_receipt
 from quotebound.graphs.state import Failure, RunState, checked_draft
 from quotebound.graphs.timing import is_ordinary_abstention
+from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import is_instructional
 from quotebound.tools.policy import Caller
 from quotebound.tools.resolve_evidence import resolve_evidence
@@ -122,6 +127,36 @@ def remediation_hints(reason: ReasonCode, caller: Caller, ctx: RunContext) -> li
     return hints
 
 
+def _resolve_support(tools: ToolContext, source_id: str, locator: str, quote: str) -> EvidenceBundle | None:
+    """The bundle a support cites, as the caller may read it now, or None when it no longer holds the quote."""
+    try:
+        bundle = resolve_evidence(tools, f"doc://{source_id}#{locator}")
+    except ModelError:
+        return None
+    return bundle if _holds(quote, bundle.text) else None
+
+
+def _citations_index(bundles: Iterable[EvidenceBundle]) -> list[CitationIndexEntry]:
+    """The citations index the caller sees, built by the system: one entry per cited source, in order of first
+    citation, with the content hash of the source version the quote was resolved in. The model's own
+    `citations_index` is never shown or trusted: it is replaced by this one wherever a draft's evidence ships."""
+    index: dict[str, CitationIndexEntry] = {}
+    for bundle in bundles:
+        index.setdefault(
+            bundle.source_id, CitationIndexEntry(source_id=bundle.source_id, ingest_hash=bundle.content_hash)
+        )
+    return list(index.values())
+
+
+def _shown_evidence(evidence: AnswerObject, tools: ToolContext) -> AnswerObject:
+    """A passed draft's evidence as an abstention shows it, its citations index rebuilt from the supports that
+    still resolve (one that no longer does is left out of the index, never taken from the model)."""
+    shown = evidence.model_copy(deep=True)
+    bundles = (_resolve_support(tools, s.source_id, s.locator, s.quote) for fact in shown.facts for s in fact.support)
+    shown.citations_index = _citations_index(b for b in bundles if b is not None)
+    return shown
+
+
 def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope:
     caller = _caller(state)
     passed = checked_draft(state)
@@ -150,7 +185,7 @@ def _abstention(state: RunState, ctx: RunContext, node: Node) -> AbstainEnvelope
         ),
         gaps=gaps,
         remediation_hints=remediation_hints(reason, caller, ctx),
-        evidence=shown.evidence.model_copy(deep=True) if shown else None,
+        evidence=_shown_evidence(shown.evidence, ctx.tools_for(caller.role, sorted(caller.labels))) if shown else None,
         audit_ref=new_audit_ref(),
         meta=_meta(state, ctx),
     )
@@ -197,17 +232,19 @@ def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
             evidence.facts[index].secondary_only = True
     evidence.confidence = round(report.answer_confidence, 4)
     citations: dict[str, Citation] = {}
+    resolved: list[EvidenceBundle] = []
     for fact in evidence.facts:
         for support in fact.support:
-            try:
-                bundle = resolve_evidence(tools, f"doc://{support.source_id}#{support.locator}")
-            except ModelError:
-                bundle = None
-            if bundle is None or not _holds(support.quote, bundle.text):
+            bundle = _resolve_support(tools, support.source_id, support.locator, support.quote)
+            if bundle is None:
                 # The source changed (or went) between the gate and here: what was checked is not what would be
                 # cited. Nothing of the draft ships; the receipt says why.
                 return _unverified(state, ctx, "citation_changed_after_gate")
+            resolved.append(bundle)
             citations.setdefault(bundle.ref, Citation(ref=bundle.ref, bundle_id=bundle.bundle_id))
+    # The citations (refs and bundle ids) and the citations index both come from the bundles just resolved for the
+    # checked supports; whatever index the model wrote is replaced, whether it matched or not.
+    evidence.citations_index = _citations_index(resolved)
     envelope = AnswerEnvelope(
         answer=draft.levels.model_copy(),
         evidence=evidence,

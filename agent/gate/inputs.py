@@ -54,12 +54,25 @@ class GateInputs:
             )
 
 
-def cited_ids(draft: Draft) -> set[str]:
-    """Every source id the draft names: in supports, in listed conflicts and in its citations index."""
-    evidence = draft.evidence
-    ids = {s.source_id for f in evidence.facts for s in f.support}
-    ids |= {v.source_id for c in evidence.conflicts for v in c.values}
-    return ids | {c.source_id for c in evidence.citations_index}
+def cited_ids(inputs: GateInputs) -> set[str]:
+    """The source ids of the quotes the gate verified (supports and listed conflict values): the only text a rule
+    may mask as a citation. The draft's own `citations_index` is never read: it is the model's claim about what it
+    cited, so text listed there ("The late charge is waived.") is checked like any other text, and the index the
+    caller sees is rebuilt by the system from the checked supports (`graphs/terminals.py`)."""
+    evidence = inputs.draft.evidence
+    ids = {
+        s.source_id
+        for f, checks in zip(evidence.facts, inputs.support_checks, strict=True)
+        for s, check in zip(f.support, checks, strict=True)
+        if check.ok
+    }
+    ids |= {
+        v.source_id
+        for c, checks in zip(evidence.conflicts, inputs.conflict_checks, strict=True)
+        for v, check in zip(c.values, checks, strict=True)
+        if check.ok
+    }
+    return ids
 
 
 def quoted_sources(draft: Draft) -> list[str]:

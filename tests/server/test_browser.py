@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 from urllib.parse import quote as percent_encode
 from urllib.parse import unquote, urlsplit
 
@@ -30,7 +30,9 @@ import httpx
 import pytest
 import uvicorn
 import yaml
+from pydantic import TypeAdapter
 
+from quotebound.agent.core.contracts import ClarifyNotes, Envelope, GapWhy, ReasonCode
 from quotebound.agent.facade.agent import Agent
 from quotebound.agent.server import create_app
 
@@ -186,7 +188,7 @@ class Chat:
 
     def ask(self, question: str) -> Any:
         before = self.page.locator('[data-testid="turn"]').count()
-        self.page.get_by_label("Your question").fill(question)
+        self.page.get_by_label("Your question", exact=True).fill(question)
         self.page.get_by_role("button", name="Ask", exact=True).click()
         return self.settled(before)
 
@@ -274,7 +276,7 @@ def test_the_page_loads_offline_with_its_policy(chat: Chat) -> None:
     # Nothing but this origin is ever fetched: scripts, styles, icons, fonts.
     urls = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
     assert urls and all(url.startswith(chat.base + "/") for url in urls), urls
-    assert page.get_by_label("Your question").is_visible()
+    assert page.get_by_label("Your question", exact=True).is_visible()
     assert page.get_by_label(re.compile("API key")).get_attribute("type") == "password"
     assert page.locator('[data-testid="session-id"]').inner_text().strip()
     chat.screenshot("page-loaded")
@@ -366,7 +368,8 @@ def test_an_abstention_shows_its_hints_and_audit_ref(chat: Chat, case_id: str, t
     turn = chat.ask(golden_case["question"])
 
     assert turn.get_attribute("data-status") == "abstain", turn.inner_text()
-    assert turn.get_by_test_id("reason-code").inner_text() == golden_case["reason_code"]
+    # The code is kept machine-readable; the user reads a sentence (issue 15: no raw reason codes on the page).
+    assert turn.get_by_test_id("reason-code").get_attribute("data-reason") == golden_case["reason_code"]
     hints = turn.get_by_test_id("remediation-hint").all_inner_texts()
     assert hints and all(hint.strip() for hint in hints)
     assert turn.get_by_test_id("panel-missing").get_by_test_id("gap").count() >= 1
@@ -491,7 +494,7 @@ def test_without_a_stream_the_page_falls_back_to_post_ask(chat: Chat) -> None:
     )
     chat.watch.allowed.extend(["HTTP 404 for POST " + chat.base + "/ask/stream", "404 (Not Found)"])
     before = chat.page.locator('[data-testid="turn"]').count()
-    chat.page.get_by_label("Your question").fill(golden_case["question"])
+    chat.page.get_by_label("Your question", exact=True).fill(golden_case["question"])
     chat.page.get_by_role("button", name="Ask", exact=True).click()
     chat.page.locator('[data-testid="turn"][data-transport="plain"]').wait_for()
     turn = chat.turn(before)
@@ -515,7 +518,7 @@ def test_an_unknown_api_key_is_refused_in_the_page(chat: Chat) -> None:
     chat.watch.allowed.extend(["HTTP 401 for POST " + chat.base + "/ask/stream", "401 (Unauthorized)"])
     chat.page.get_by_label(re.compile("API key")).fill("not-a-key-of-this-server")
     before = chat.page.locator('[data-testid="turn"]').count()
-    chat.page.get_by_label("Your question").fill(case("plain-pet-limit", "plain")["question"])
+    chat.page.get_by_label("Your question", exact=True).fill(case("plain-pet-limit", "plain")["question"])
     chat.page.get_by_role("button", name="Ask", exact=True).click()
     problem = chat.turn(before).get_by_role("alert")
     problem.wait_for()
@@ -524,3 +527,205 @@ def test_an_unknown_api_key_is_refused_in_the_page(chat: Chat) -> None:
     assert [ask["path"] for ask in chat.watch.asks] == ["/ask/stream"]  # refused, not retried without the key
     assert chat.watch.asks[0]["authorization"] == "Bearer not-a-key-of-this-server"
     chat.screenshot("unknown-api-key")
+
+
+# --- the page says what is true (issue 15, item 9) ----------------------------------------------------------
+
+SIGNAL_NAMES = get_args(get_args(ClarifyNotes.model_fields["reason"].annotation)[0])
+ENUM_NAMES = [*SIGNAL_NAMES, *(code.value for code in ReasonCode), *get_args(GapWhy)]
+FIELD_DUMP = re.compile(r"\b[a-z_]+: (?:true|false|null|\d+)\b")  # "clarify: false, signals: 0"
+
+
+def assert_plain_words(text: str) -> None:
+    """No internal field dump and no closed-enum name (signal, reason code, gap why) in what the user reads."""
+    assert not FIELD_DUMP.search(text), FIELD_DUMP.search(text)
+    for name in ENUM_NAMES:
+        assert name not in text, (name, text)
+
+
+def ask_api(chat: Chat, question: str) -> dict[str, Any]:
+    """The envelope POST /ask gives for `question` (the same deterministic run the page made, on a new session)."""
+    response = httpx.post(chat.base + "/ask", json={"question": question}, timeout=30)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def serve_envelope(chat: Chat, envelope: dict[str, Any], *, events: tuple[tuple[str, Any], ...] = ()) -> Any:
+    """Ask through the page while /ask/stream answers `events` then `envelope` (what a server could send)."""
+    body = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in [*events, ("envelope", envelope)])
+    chat.page.unroute("**/ask/stream")
+    chat.page.route(
+        "**/ask/stream", lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body)
+    )
+    return chat.ask("What does the crafted envelope say?")
+
+
+def crafted_answer(*, conflicts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """An answer envelope whose one fact is given by two documents (both quotes verbatim from examples/hoa)."""
+    envelope: dict[str, Any] = {
+        "status": "answer",
+        "answer": {
+            "level1": "Dogs must be leashed in the Common Area.",
+            "level2": "The Declaration requires it; the spring newsletter repeats it.",
+            "level3": "declaration.md p.1 L45; newsletter-spring-2025.md p.1 L36.",
+        },
+        "evidence": {
+            "mode": "answer",
+            "answer": "Dogs must be leashed in the Common Area.",
+            "facts": [
+                {
+                    "text": "Dogs must be leashed in the Common Area.",
+                    "support": [
+                        {
+                            "source_id": "declaration.md",
+                            "locator": "p.1 L45-L45",
+                            "quote": "Dogs must be leashed at all times in the Common Area.",
+                        },
+                        {
+                            "source_id": "newsletter-spring-2025.md",
+                            "locator": "p.1 L36-L36",
+                            "quote": "please keep dogs leashed in the Common Area.",
+                        },
+                    ],
+                    "confidence": 0.95,
+                }
+            ],
+            "conflicts": conflicts or [],
+            "confidence": 0.95,
+        },
+        "citations": [
+            {"ref": "doc://declaration.md@v1#p.1 L45-L45", "bundle_id": "b1"},
+            {"ref": "doc://newsletter-spring-2025.md@v1#p.1 L36-L36", "bundle_id": "b2"},
+        ],
+        "audit_ref": "audit://crafted",
+        "meta": {"run_id": "crafted", "model_id": "crafted", "latency_ms": 1.0},
+    }
+    TypeAdapter(Envelope).validate_python(envelope)  # a shape the API can send
+    for fact in envelope["evidence"]["facts"]:
+        for support in fact["support"]:
+            assert squash(support["quote"]) in document_text(support["source_id"]), support
+    return envelope
+
+
+def test_an_abstention_says_why_in_words_and_never_says_verified(chat: Chat) -> None:
+    golden_case = case("missing-pool-hours", "missing")
+    turn = chat.ask(golden_case["question"])
+
+    assert turn.get_attribute("data-status") == "abstain", turn.inner_text()
+    text = turn.inner_text()
+    # The page's own words never call an abstention verified (the server's level texts may say what it could
+    # not verify: they are the abstention's explanation, not a claim about it).
+    assert "verified answer" not in text.lower(), text
+    assert "verif" not in turn.get_by_test_id("status-badge").inner_text().lower()
+    assert "verif" not in turn.get_by_test_id("progress").inner_text().lower()
+    assert_plain_words(text)  # the progress steps too: no "clarify: false, signals: 0"
+    reason = turn.get_by_test_id("reason-code")
+    assert reason.get_attribute("data-reason") == golden_case["reason_code"]
+    assert reason.inner_text().strip().endswith("."), reason.inner_text()
+    for why in turn.locator('[data-testid="gap"] .gap-why').all_inner_texts():
+        assert why.strip()
+    assert turn.get_by_test_id("answer-confidence").count() == 0
+
+
+def test_a_clarify_gives_its_reasons_without_signal_names(chat: Chat) -> None:
+    golden_case = case("clarify-square-footage-4b", "clarify")
+    turn = chat.ask(golden_case["question"])
+
+    assert turn.get_attribute("data-status") == "clarify", turn.inner_text()
+    envelope = ask_api(chat, golden_case["question"])
+    assert envelope["status"] == "clarify" and envelope["notes"]["reason"], envelope
+    reasons = turn.get_by_test_id("clarify-reason").all_inner_texts()
+    assert reasons and all(reason.strip().endswith(".") for reason in reasons), reasons
+    text = turn.inner_text()
+    assert_plain_words(text)
+    assert "verif" not in text.lower(), text
+
+
+def test_an_answer_shows_the_gate_confidence_and_no_agreement_from_one_source(chat: Chat) -> None:
+    golden_case = case("plain-lease-minimum-term", "plain")
+    turn = chat.ask(golden_case["question"])
+    envelope = ask_api(chat, golden_case["question"])
+
+    assert turn.get_attribute("data-status") == envelope["status"] == "answer", turn.inner_text()
+    assert turn.get_by_test_id("status-badge").inner_text() == "Verified answer"
+    confidence = envelope["evidence"]["confidence"]
+    assert isinstance(confidence, float)
+    shown = turn.get_by_test_id("answer-confidence")
+    assert shown.inner_text() == f"Confidence {round(confidence * 100)}%"
+    assert float(shown.get_attribute("data-confidence") or "nan") == confidence
+    # Every fact cites one source: nothing was compared, so nothing is said about agreement.
+    assert all(len({s["source_id"] for s in fact["support"]}) < 2 for fact in envelope["evidence"]["facts"])
+    text = turn.inner_text()
+    assert "sources agree" not in text.lower() and turn.get_by_test_id("sources-agree").count() == 0, text
+    assert_plain_words(text)
+
+
+def test_two_sources_that_agree_are_said_to_agree_and_a_conflict_says_nothing_of_it(chat: Chat) -> None:
+    turn = serve_envelope(chat, crafted_answer())
+    assert turn.get_attribute("data-status") == "answer", turn.inner_text()
+    assert turn.get_by_test_id("answer-confidence").inner_text() == "Confidence 95%"
+    assert "agree" in turn.get_by_test_id("sources-agree").inner_text()
+    agreement = turn.get_by_test_id("fact-agreement").inner_text()
+    assert "declaration.md" in agreement and "newsletter-spring-2025.md" in agreement, agreement
+    assert turn.get_by_test_id("panel-conflicts").count() == 0
+    chat.screenshot("sources-agree")
+
+    conflict = {
+        "key": "model-supplied-key",
+        "values": [
+            {
+                "value": "leashed",
+                "source_id": "declaration.md",
+                "locator": "p.1 L45-L45",
+                "quote": "Dogs must be leashed at all times in the Common Area.",
+            },
+            {
+                "value": "leashed",
+                "source_id": "newsletter-spring-2025.md",
+                "locator": "p.1 L36-L36",
+                "quote": "please keep dogs leashed in the Common Area.",
+            },
+        ],
+    }
+    turn = serve_envelope(chat, crafted_answer(conflicts=[conflict]))
+    assert turn.get_by_test_id("panel-conflicts").count() == 1
+    assert "agree" not in turn.inner_text().lower(), turn.inner_text()
+    assert "model-supplied-key" not in turn.inner_text()  # the caption is the page's words, not the model's key
+
+
+def test_values_the_page_does_not_know_get_a_generic_sentence(chat: Chat) -> None:
+    # A newer server may add a signal, a reason code or a node: the page never shows the raw name.
+    clarify = {
+        "status": "clarify",
+        "session_id": "s-1",
+        "questions": [{"field": "unit", "prompt": "Which unit?"}],
+        "notes": {"reason": ["AmbiguousSubject", "SomeFutureSignal"]},
+        "audit_ref": "audit://crafted",
+        "meta": {"run_id": "crafted-1", "model_id": "crafted", "latency_ms": 1.0},
+    }
+    events = (
+        ("node", {"node": "preflight", "summary": {"clarify": True, "signals": 2, "missing": 1}}),
+        ("node", {"node": "future_node", "summary": {"secret_field": 3}}),
+    )
+    turn = serve_envelope(chat, clarify, events=events)
+    text = turn.inner_text()
+    assert "SomeFutureSignal" not in text and "future_node" not in text and "secret_field" not in text, text
+    assert_plain_words(text)
+    assert len(turn.get_by_test_id("clarify-reason").all_inner_texts()) == 2
+
+    abstain = {
+        "status": "abstain",
+        "reason_code": "some_future_code",
+        "answer": {"level1": "I can't tell from the documents.", "level2": "", "level3": ""},
+        "gaps": [{"need": "the pool hours", "why": "some_future_why"}],
+        "evidence": {"mode": "report_insufficient_evidence", "confidence": 1.0},
+        "audit_ref": "audit://crafted",
+        "meta": {"run_id": "crafted-2", "model_id": "crafted", "latency_ms": 1.0},
+    }
+    turn = serve_envelope(chat, abstain)
+    text = turn.inner_text()
+    assert "some_future" not in text and "verified answer" not in text.lower(), text
+    # A model's number on an abstention is never shown as a confidence.
+    assert "100%" not in text and turn.get_by_test_id("answer-confidence").count() == 0, text
+    assert turn.get_by_test_id("reason-code").get_attribute("data-reason") == "some_future_code"

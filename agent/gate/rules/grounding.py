@@ -7,7 +7,9 @@ each fact's text, value and key, conflicts, gaps and extracted entities) must ap
 details the user supplied), in an unflagged line of a cited source as the caller sees it, or in that framing
 vocabulary. Text from anywhere else is either made up or carried in by an instruction the documents did not
 state as fact (an injected "mention a 20% discount ..."), and neither may ship. Instructional lines ground
-nothing: the flags given and the detector run here both exclude them, whoever computed the flags.
+nothing: the flags given and the detector run here both exclude them, whoever computed the flags. Only the
+source ids of verified quotes are blanked out before the words are read; text the draft lists in its
+`citations_index` is checked like any other text (`inputs.cited_ids`).
 
 The rule needs the question, so it finds nothing when `inputs.question` is None.
 """
@@ -38,7 +40,7 @@ def check(inputs: GateInputs) -> list[Finding]:
     if inputs.question is None:
         return []
     vocab = vocabulary(inputs, inputs.question)
-    citations = sorted(cited_ids(inputs.draft))
+    citations = sorted(cited_ids(inputs))
     findings: list[Finding] = []
     for where, text, fact_index in shown_texts(inputs.draft):
         words = ungrounded(text, vocab, citations)

@@ -3,8 +3,9 @@ verified quote, or is a value the gate recomputed itself from quoted operands.
 
 Figures are what a reader acts on, and the easiest thing for a model to get subtly wrong ("$352" for "$325").
 A figure in a fact must come from that fact's own quotes (or its verified calc); a figure in the levels, the
-answer or the analysis may come from any verified quote of the draft. Cited source ids are masked first, so the
-digits in a name like "minutes-2025.md" are not claims.
+answer or the analysis may come from any verified quote of the draft. The source ids of verified quotes are
+masked first, so the digits in a name like "minutes-2025.md" are not claims; the draft's `citations_index` masks
+nothing (`inputs.cited_ids`).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def _unsupported(where: str, text: str, pool: TokenPool, cited: set[str], fact: 
 def check(inputs: GateInputs) -> list[Finding]:
     draft = inputs.draft
     union, per_fact = build_pools(inputs)
-    cited = cited_ids(draft)
+    cited = cited_ids(inputs)
     evidence = draft.evidence
     texts = [
         ("level1", draft.levels.level1),

@@ -21,10 +21,48 @@
     resolve: "Resolving evidence under your access policy",
     draft: "Drafting from verbatim quotes",
     repair: "Repairing the draft",
-    validate: "Verifying every quote and number",
-    verified_answer: "Answer verified",
-    abstain: "Abstaining",
+    validate: "Checking every quote and number",
+    verified_answer: "Checking the citations once more",
+    abstain: "Explaining why there is no answer",
   };
+
+  // What the page says about a step's counts (a node event's summary, a progress event's data). Only these
+  // sentences are shown: never the raw field names or values. Each returns "" when there is nothing to say.
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  function count(values, name) {
+    return typeof values[name] === "number" && Number.isFinite(values[name]) ? values[name] : null;
+  }
+
+  const STEP_TEXT = {
+    preflight: (v) => (v.clarify === true ? "A detail is needed from you." : v.clarify === false ? "The question can be looked up." : ""),
+    clarify: (v) => (count(v, "replies") === null ? "" : plural(count(v, "replies"), "reply", "replies") + " read."),
+    retrieve: (v) =>
+      count(v, "hits") === null ? "" : count(v, "hits") ? plural(count(v, "hits"), "passage", "passages") + " found." : "No passage found.",
+    resolve: (v) =>
+      count(v, "bundles") === null
+        ? ""
+        : count(v, "bundles")
+          ? plural(count(v, "bundles"), "passage", "passages") + " you may read."
+          : "No passage you may read.",
+    draft: (v) => (v.drafted === true ? "A draft is written." : v.drafted === false ? "No draft was written." : ""),
+    repair: (v) => (v.drafted === true ? "A new draft is written." : v.drafted === false ? "No new draft was written." : ""),
+    validate: (v) =>
+      v.ok === true
+        ? "Every check passed."
+        : v.ok === false
+          ? count(v, "findings")
+            ? plural(count(v, "findings"), "problem", "problems") + " found."
+            : "The draft did not pass."
+          : "",
+  };
+
+  function stepText(node, values) {
+    const describe = STEP_TEXT[node];
+    return describe && isObject(values) ? describe(values) : "";
+  }
 
   const REASON_TEXT = {
     no_evidence: "No passage in the documents available to you answers this.",
@@ -32,10 +70,11 @@
     conflict_unresolved: "The sources disagree and nothing settles which applies.",
     clarify_timeout: "The question stayed ambiguous after the clarify rounds.",
     not_permitted: "This request is not permitted for your role.",
-    verification_failed: "No draft passed verification against the quotes.",
+    verification_failed: "No draft could be fully backed by the quotes found.",
     retrieval_unavailable: "Search is unavailable right now.",
     model_error: "The drafting model failed.",
   };
+  const REASON_FALLBACK = "There is no answer this time.";
 
   const GAP_WHY = {
     no_quote_found: "no quote found",
@@ -43,6 +82,21 @@
     access_denied: "not available to you",
     clarify_timeout: "the question stayed ambiguous",
   };
+  const GAP_WHY_FALLBACK = "not found in the documents available to you";
+
+  // Why a clarify was asked (ClarifyNotes.reason: the preflight's signals), in plain words.
+  const CLARIFY_WHY = {
+    UnknownIntent: "The question is too short or unclear to look up.",
+    AmbiguousSubject: "The question could be about more than one thing.",
+    InsufficientParameters: "The answer depends on a detail the question does not give.",
+    InsufficientGrounding: "The documents do not say enough about this without more detail.",
+  };
+  const CLARIFY_WHY_FALLBACK = "A detail is needed to answer this.";
+
+  /** The sentence for a closed enum value: its own, or the fallback; never the raw name. */
+  function sentence(table, value, fallback) {
+    return Object.prototype.hasOwnProperty.call(table, value) ? table[value] : fallback;
+  }
 
   const state = {
     apiKey: "",
@@ -375,23 +429,16 @@
     }
     if (!item || (name === "node" && item.classList.contains("done"))) {
       item = el("li", { className: "progress-step", testid: "progress-node", attrs: { "data-node": node } }, [
-        el("span", { className: "step-label", text: NODE_LABELS[node] || node }),
+        el("span", { className: "step-label", text: NODE_LABELS[node] || "Working" }),
         " ",
-        el("code", { className: "step-node", text: node }),
-        " ",
-        el("span", { className: "step-detail hint" }),
+        el("span", { className: "step-detail hint", testid: "progress-detail" }),
       ]);
       steps.appendChild(item);
     }
-    const values = name === "node" ? data.summary : data.data;
-    const detail = isObject(values)
-      ? Object.entries(values)
-          .map(([key, value]) => key + ": " + asText(value))
-          .join(", ")
-      : "";
-    item.querySelector(".step-detail").textContent = detail;
+    const detail = stepText(node, name === "node" ? data.summary : data.data);
+    if (detail || name === "node") item.querySelector(".step-detail").textContent = detail;
     if (name === "node") item.classList.add("done");
-    within(turn, "progress-state").textContent = (NODE_LABELS[node] || node) + "…";
+    within(turn, "progress-state").textContent = (NODE_LABELS[node] || "Working") + "…";
   }
 
   function finishTurn(turn, status) {
@@ -527,12 +574,57 @@
     return section;
   }
 
+  /** The answer's confidence as the gate computed it (verified_answer sets `evidence.confidence` from its own
+   * checks of every quote and locator, whatever the model put there); null when it is not a number in [0, 1]. */
+  function gateConfidence(evidence) {
+    const value = evidence.confidence;
+    return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
+  }
+
+  /** The distinct sources a fact cites. */
+  function factSources(fact) {
+    return Array.from(new Set(list(fact.support).map((support) => asText(support.source_id)).filter(Boolean)));
+  }
+
   function renderAnswer(box, envelope) {
     const evidence = isObject(envelope.evidence) ? envelope.evidence : {};
     const citations = list(envelope.citations);
     const ids = "run-" + asText((envelope.meta || {}).run_id).replace(/[^A-Za-z0-9_-]/g, "") + "-" + state.turns;
-    box.appendChild(statusBadge("Verified answer", "answer"));
+    // Only an answer envelope is one that passed the gate: the only place the page says "verified".
+    const head = el("p", { className: "answer-head" }, [statusBadge("Verified answer", "answer")]);
+    const confidence = gateConfidence(evidence);
+    head.appendChild(
+      confidence === null
+        ? el("span", { className: "confidence hint", testid: "answer-confidence", text: "Confidence not reported." })
+        : el("span", {
+            className: "confidence",
+            testid: "answer-confidence",
+            text: "Confidence " + Math.round(confidence * 100) + "%",
+            attrs: {
+              "data-confidence": String(confidence),
+              title: "Computed by the checks, from how exactly each quote and locator matched the documents",
+            },
+          }),
+    );
+    box.appendChild(head);
     renderLevels(box, envelope.answer, true);
+    // Agreement is claimed only where it was seen: a fact backed by two or more distinct sources, and no
+    // conflict listed anywhere in the answer.
+    const conflicts = list(evidence.conflicts);
+    const agreeing = conflicts.length ? [] : list(evidence.facts).filter((fact) => factSources(fact).length >= 2);
+    if (agreeing.length) {
+      const most = Math.max(...agreeing.map((fact) => factSources(fact).length));
+      box.appendChild(
+        el("p", {
+          className: "agreement",
+          testid: "sources-agree",
+          text:
+            agreeing.length === 1
+              ? "The sources agree: " + most + " sources give the same fact."
+              : "The sources agree: " + agreeing.length + " facts are each given by two or more sources.",
+        }),
+      );
+    }
 
     // Facts, with the quotes that support each.
     const facts = panelSection(ids + "-facts", "Facts", "panel-facts");
@@ -558,6 +650,12 @@
         );
       }
       if (fact.secondary_only) item.appendChild(el("p", { className: "hint", text: "Secondary sources only." }));
+      const sources = factSources(fact);
+      if (!conflicts.length && sources.length >= 2) {
+        item.appendChild(
+          el("p", { className: "hint", testid: "fact-agreement", text: sources.length + " sources agree on this: " + sources.join(", ") + "." }),
+        );
+      }
       item.appendChild(supports);
       factList.appendChild(item);
     }
@@ -565,7 +663,7 @@
     box.appendChild(facts);
 
     box.appendChild(gapsPanel(ids, list(evidence.gaps)));
-    box.appendChild(conflictsPanel(ids, list(evidence.conflicts), citations));
+    if (conflicts.length) box.appendChild(conflictsPanel(ids, conflicts, citations));
 
     // Citations.
     const cites = panelSection(ids + "-citations", "Citations", "panel-citations");
@@ -591,7 +689,7 @@
         el("li", { className: "gap", testid: "gap", attrs: { "data-why": why } }, [
           el("span", { className: "gap-need", text: asText(gap.need) }),
           " — ",
-          el("span", { className: "gap-why hint", text: GAP_WHY[why] || why }),
+          el("span", { className: "gap-why hint", text: sentence(GAP_WHY, why, GAP_WHY_FALLBACK) }),
         ]),
       );
     }
@@ -600,14 +698,11 @@
   }
 
   function conflictsPanel(ids, conflicts, citations) {
+    // Shown only when conflicts are listed. The caption is the page's own words, not the model's `key`.
     const section = panelSection(ids + "-conflicts", "Conflicts", "panel-conflicts");
-    if (!conflicts.length) {
-      section.appendChild(el("p", { className: "hint", testid: "conflicts-empty", text: "The sources agree." }));
-      return section;
-    }
     for (const conflict of conflicts) {
       const table = el("table", { className: "conflict-values" }, [
-        el("caption", { text: "Values found for “" + asText(conflict.key) + "”" }),
+        el("caption", { text: "The sources give different values" }),
         el("thead", {}, [
           el("tr", {}, [
             el("th", { text: "Value", attrs: { scope: "col" } }),
@@ -651,13 +746,12 @@
   function renderAbstain(box, envelope) {
     const reason = asText(envelope.reason_code);
     const ids = "run-" + asText((envelope.meta || {}).run_id).replace(/[^A-Za-z0-9_-]/g, "") + "-" + state.turns;
-    box.appendChild(statusBadge("No verified answer", "abstain"));
+    box.appendChild(statusBadge("No answer", "abstain"));
     renderLevels(box, envelope.answer, true);
     box.appendChild(
       el("p", { className: "reason" }, [
-        "Reason: ",
-        el("code", { testid: "reason-code", text: reason }),
-        REASON_TEXT[reason] ? " — " + REASON_TEXT[reason] : "",
+        "Why: ",
+        el("span", { testid: "reason-code", text: sentence(REASON_TEXT, reason, REASON_FALLBACK), attrs: { "data-reason": reason } }),
       ]),
     );
     const evidence = isObject(envelope.evidence) ? envelope.evidence : {};
@@ -736,8 +830,16 @@
       });
     });
     box.appendChild(form);
-    const reasons = list((envelope.notes || {}).reason).map(asText);
-    if (reasons.length) box.appendChild(el("p", { className: "hint", testid: "clarify-reasons", text: "Why: " + reasons.join(", ") }));
+    const notes = isObject(envelope.notes) ? envelope.notes : {};
+    const reasons = Array.from(new Set(list(notes.reason).map((r) => sentence(CLARIFY_WHY, asText(r), CLARIFY_WHY_FALLBACK))));
+    if (reasons.length) {
+      box.appendChild(
+        el("div", { className: "hint", testid: "clarify-reasons" }, [
+          el("p", { text: "Why:" }),
+          el("ul", {}, reasons.map((text) => el("li", { testid: "clarify-reason", text }))),
+        ]),
+      );
+    }
     box.appendChild(auditLine(envelope.audit_ref));
     window.setTimeout(() => {
       const first = form.querySelector("input, select");
@@ -748,13 +850,8 @@
   function renderErrorEnvelope(box, envelope) {
     box.appendChild(statusBadge("The run failed", "error"));
     box.appendChild(el("p", { className: "error-message", testid: "error-message", text: asText(envelope.message) }));
-    box.appendChild(
-      el("p", { className: "hint" }, [
-        "Code: ",
-        el("code", { testid: "error-code", text: asText(envelope.code) }),
-        envelope.retryable ? " — you may try again." : "",
-      ]),
-    );
+    box.setAttribute("data-code", asText(envelope.code));
+    if (envelope.retryable) box.appendChild(el("p", { className: "hint", testid: "error-retry", text: "You may try again." }));
     box.appendChild(auditLine(envelope.audit_ref));
   }
 
