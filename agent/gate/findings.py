@@ -17,6 +17,8 @@ class FindingCode(StrEnum):
     FAKE_LOCATOR = "fake_locator"
     QUOTE_NOT_VERBATIM = "quote_not_verbatim"
     REF_NOT_RESOLVED = "ref_not_resolved"
+    QUOTE_TOO_SMALL = "quote_too_small"  # whitespace, a character or a lone word: too little to carry a claim
+    QUOTE_DROPS_QUALIFIER = "quote_drops_qualifier"  # cut inside a clause, leaving out its "not", "no", "only" ...
     UNSUPPORTED_TOKEN = "unsupported_token"
     CALC_MISMATCH = "calc_mismatch"
     CALC_OPERAND_UNQUOTED = "calc_operand_unquoted"

@@ -101,12 +101,14 @@ class QuoteVerifier:
         if isinstance(text, Status):
             return Verification(text, provenance=source.provenance_kind)
         if quote and quote in text:
-            return Verification(Status.OK, 1.0, 1.0, source.provenance_kind, _occurrences(text, quote, span))
+            return Verification(
+                Status.OK, 1.0, 1.0, source.provenance_kind, _occurrences(text, quote, span), context=text
+            )
         if quote.strip() and _collapse(quote) in _collapse(text):
             # Verbatim but for whitespace (line breaks, doubled spaces): accepted with lower confidence, and
             # the whole locator counts as covered since offsets no longer line up.
             whole = ((span.page, span.line_start, span.line_end),)
-            return Verification(Status.OK, 1.0, WHITESPACE_MATCH, source.provenance_kind, whole)
+            return Verification(Status.OK, 1.0, WHITESPACE_MATCH, source.provenance_kind, whole, context=text)
         return Verification(Status.NOT_VERBATIM, 1.0, 0.0, source.provenance_kind, detail=text)
 
 

@@ -33,6 +33,7 @@ class Verification:
     provenance: ProvenanceKind | None = None
     spans: tuple[LineSpan, ...] = ()  # the lines each occurrence of the quote covers
     detail: str = ""  # for NOT_VERBATIM: the text that is at the locator
+    context: str = ""  # for OK: the text at the locator the quote was found in (its clauses, for the span rules)
 
     @property
     def ok(self) -> bool:

@@ -22,6 +22,8 @@ ORDER = [
     "schema",
     "support_present",
     "citations",
+    "quote_size",
+    "quote_clause",
     "instructional",
     "calc",
     "span_alignment",

@@ -1,0 +1,70 @@
+"""Quote clause: a quote never starts or ends inside a clause in a way that leaves out the clause's negator or
+qualifier. "pet may be kept for breeding" is verbatim in "No pet may be kept for breeding", and says the opposite.
+
+The text at the quote's locator (`Verification.context`, read by `gather.py`) is split into clauses
+(`clauses.py`: at . ; : ! ?, table cells and new blocks; a hard-wrapped line continues its clause). For the
+clauses the quote starts and ends in, the words the quote leaves out (a word it cuts in two counts as left out)
+must hold no polarity word: a negator ("no", "not", "never", "nor", "none", "without", "cannot", "-n't" ...) or a
+limiting qualifier ("only", "except", "unless", "prohibited" ...). A quote that covers its whole clause is always
+fine, and so is a quote of which some occurrence at its locator leaves nothing out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from quotebound.agent.gate.clauses import cuts
+from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.quotes import verified_quotes
+
+# Words that flip or limit what their clause asserts. Closed-class words: a general list, not a list of cases.
+POLARITY_WORDS: frozenset[str] = frozenset(
+    {
+        # negators
+        "no", "not", "never", "nor", "neither", "none", "nothing", "nobody", "nowhere", "non", "cannot", "without",
+        # limiting qualifiers and exceptions
+        "only", "solely", "exclusively", "except", "excepting", "excluding", "unless", "until", "barring",
+        # prohibition
+        "prohibit", "prohibits", "prohibited", "prohibiting", "forbid", "forbids", "forbidden", "disallowed",
+        "barred", "banned",
+    }
+)  # fmt: skip
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def is_polarity(word: str) -> bool:
+    w = word.lower().replace("’", "'")
+    return w in POLARITY_WORDS or w.endswith("n't")
+
+
+def dropped_qualifiers(quote: str, context: str) -> tuple[list[str], str]:
+    """(the polarity words `quote` leaves out of the clauses it is cut from in `context`, those clauses); nothing
+    when some occurrence of the quote leaves none out (or the quote is not there: the citations rule reports that)."""
+    first: tuple[list[str], str] | None = None
+    for cut in cuts(quote, context):
+        dropped = [w for w in cut.left_out(_WORD) if is_polarity(w)]
+        if not dropped:
+            return [], ""
+        first = first or (dropped, cut.clauses.strip(" |"))
+    return first or ([], "")
+
+
+def check(inputs: GateInputs) -> list[Finding]:
+    findings: list[Finding] = []
+    for cited in verified_quotes(inputs):
+        dropped, clause = dropped_qualifiers(cited.quote, cited.verification.context)
+        if not dropped:
+            continue
+        words = ", ".join(dict.fromkeys(repr(w) for w in dropped))
+        shown = clause if len(clause) <= 300 else clause[:297] + "..."
+        findings.append(
+            Finding(
+                code=FindingCode.QUOTE_DROPS_QUALIFIER,
+                message=f"{cited.where}: the quote is cut from a clause of {cited.source_id} {cited.locator} and "
+                f"leaves out {words}, which changes what the clause says; quote the whole clause: {shown!r}, and "
+                "state the claim as it says",
+                fact_index=cited.fact_index,
+            )
+        )
+    return findings

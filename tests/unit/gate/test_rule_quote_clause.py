@@ -1,0 +1,101 @@
+"""The quote-clause rule: a quote cut from inside a clause must not leave out the clause's negator or qualifier;
+the text at the locator comes from `Verification.context`, as `gather.py` reads it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from quotebound.agent.core.contracts import Draft, Fact, Support
+from quotebound.agent.gate.findings import FindingCode
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.rules import quote_clause
+from quotebound.agent.gate.verification import Status, Verification
+
+PETS = "No pet may be kept, bred or maintained for any commercial purpose."
+VOTING = "Cumulative voting is not permitted. Each Owner has one vote per Unit."
+LEASE = "Short-term rentals of less than thirty (30) days are prohibited; leases\nmust be in writing."
+SIGNS = "One For Sale sign may be displayed. No other commercial signs may be displayed\non the Property."
+ONLY = "Guests may park in the visitor spaces only, for up to 72 hours."
+TABLE = "|  | 2019 | 2018 |\n| Total sales | $1,496.5 | $1,202.9 |\n| Not allocated | 12 | 9 |"
+WRAPPED = "Boats, trailers, campers and recreational vehicles may\nnot be parked on the Property."
+
+
+def found(context: str) -> Verification:
+    return Verification(Status.OK, 1.0, 1.0, "primary", ((1, 47, 48),), context=context)
+
+
+def check(
+    quote: str, context: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> list[tuple[FindingCode, int | None, bool]]:
+    fact = Fact(text=quote, support=[Support(source_id="rules.md", locator="p.1 L47-L48", quote=quote)])
+    inputs = make_inputs(make_draft(fact), checks={(0, 0): found(context)})
+    return [(f.code, f.fact_index, f.blocking) for f in quote_clause.check(inputs)]
+
+
+BLOCKED = [(FindingCode.QUOTE_DROPS_QUALIFIER, 0, True)]
+
+
+@pytest.mark.parametrize(
+    ("quote", "context"),
+    [
+        (PETS, PETS),  # the whole sentence
+        ("Cumulative voting is not permitted.", VOTING),  # one whole sentence of two
+        ("Each Owner has one vote per Unit.", VOTING),  # the other: the first sentence's "not" is not its own
+        ("voting is not permitted", VOTING),  # cut, but the negator is inside the quote
+        ("Short-term rentals of less than thirty (30) days are prohibited", LEASE),  # a clause up to its ";"
+        ("leases must be in writing.", LEASE),  # across the hard wrap, after the ";"
+        ("One For Sale sign may be displayed.", SIGNS),
+        ("No other commercial signs may be displayed on the Property.", SIGNS),  # whitespace differs at the wrap
+        ("| Total sales | $1,496.5 | $1,202.9 |", TABLE),  # a table row: the next row's "Not" is another cell
+        ("Guests may park in the visitor spaces only", ONLY),
+    ],
+)
+def test_a_quote_that_keeps_its_clause_whole_passes(
+    quote: str, context: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert check(quote, context, make_draft, make_inputs) == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "context"),
+    [
+        ("pet may be kept, bred or maintained for any commercial purpose.", PETS),  # starts after "No"
+        ("Cumulative voting is", VOTING),  # ends before "not"
+        ("Cumulative voting is no", VOTING),  # cuts "not" in two
+        ("other commercial signs may be displayed on the Property.", SIGNS),  # after "No", across the wrap
+        ("Boats, trailers, campers and recreational vehicles may", WRAPPED),  # "not" is on the next line
+        ("Guests may park in the visitor spaces", ONLY),  # drops the limiting "only"
+        ("Short-term rentals of less than thirty (30) days are", LEASE),  # drops "prohibited"
+    ],
+)
+def test_a_quote_that_drops_a_negator_or_qualifier_is_not_support(
+    quote: str, context: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert check(quote, context, make_draft, make_inputs) == BLOCKED
+
+
+def test_the_finding_names_the_word_and_quotes_the_whole_clause(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    fact = Fact(text="x", support=[Support(source_id="rules.md", locator="p.1 L47-L48", quote="pet may be kept")])
+    (finding,) = quote_clause.check(make_inputs(make_draft(fact), checks={(0, 0): found(PETS)}))
+    assert "leaves out 'No'" in finding.message
+    assert f"quote the whole clause: {PETS!r}" in finding.message
+
+
+def test_one_clean_occurrence_is_enough(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    twice = "Pets may be kept indoors. No pets may be kept on balconies."
+    assert check("may be kept", twice, make_draft, make_inputs) == []
+    assert check("pets may be kept on balconies.", twice, make_draft, make_inputs) == BLOCKED
+
+
+def test_a_quote_that_failed_verification_is_left_to_the_citations_rule(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    fact = Fact(text="x", support=[Support(source_id="rules.md", locator="p.1 L47-L48", quote="pet may be kept")])
+    forged = {(0, 0): Verification(Status.NOT_VERBATIM, 1.0, 0.0, "primary", detail=PETS)}
+    assert quote_clause.check(make_inputs(make_draft(fact), checks=forged)) == []
