@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import pytest
@@ -19,7 +18,6 @@ from quotebound.agent.core.contracts import (
     Draft,
     EvidenceBundle,
     Fact,
-    PolicyDecision,
     Support,
 )
 from quotebound.agent.gate.conflicts import (
@@ -151,21 +149,6 @@ def draft(facts: list[Fact], conflicts: list[Conflict] | None = None) -> Draft:
     )
 
 
-def bundle(source_id: str, text: str, locator: str = "p.1 L1-L3") -> EvidenceBundle:
-    digest = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-    return EvidenceBundle(
-        bundle_id=digest,
-        ref=f"doc://{source_id}@v1#{locator}",
-        source_id=source_id,
-        version=1,
-        locator=locator,
-        text=text,
-        digest=digest,
-        content_hash=digest,
-        policy=PolicyDecision(decision="allow"),
-    )
-
-
 def inputs(d: Draft, bundles: Sequence[EvidenceBundle] = (), tolerance_pct: float = 1.0) -> GateInputs:
     """Every quote of `d` as verified (these two rules read values, not verifications)."""
     ok = Verification(Status.OK, 1.0, 1.0, "primary")
@@ -208,8 +191,10 @@ def test_calc_facts_state_no_value_for_conflicts() -> None:
     assert fact_value(derived) is None
 
 
-def test_competing_values_in_bundles_must_be_listed_with_source_and_locator() -> None:
-    bundles = [bundle("b.md", "# Notice\n\nThe monthly assessment is $340.00 per unit.")]
+def test_competing_values_in_bundles_must_be_listed_with_source_and_locator(
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    bundles = [make_bundle("b.md", ["# Notice", "", "The monthly assessment is $340.00 per unit."])]
     findings = check_conflicts_in_bundles(draft([fact("$325.00", "a.md")]), bundles, frozenset())
     assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "$340.00")]
     assert "b.md p.1 L3-L3" in findings[0].message
