@@ -28,6 +28,12 @@ class FindingCode(StrEnum):
     CLARIFY_TIMEOUT_NOT_REPORTED = "clarify_timeout_not_reported"
     INSTRUCTIONAL_SUPPORT = "instructional_support"
     UNGROUNDED_TEXT = "ungrounded_text"  # shown words found in neither the question nor the cited documents
+    UNSUPPORTED_CLAIM = "unsupported_claim"  # a claim's content words are not in the quotes cited for it
+    MEANING_CHANGED = "meaning_changed"  # polarity, modality, direction or order differs from the quote's
+    VALUE_UNBOUND = "value_unbound"  # a value stated for a subject (or unit) its quote does not give it to
+    NOT_AN_ANSWER = "not_an_answer"  # the answer does not answer the question asked (type, subject, document)
+    CONFLICT_NOT_REAL = "conflict_not_real"  # a listed conflict whose values are not about the same slot
+    INPUT_BOUNDS = "input_bounds"  # the draft is too large, or checking it passed the deadline: fail closed
     SECONDARY_ONLY = "secondary_only"  # annotate, never block: the fact is still quoted, just weaker
     USER_GUARD = "user_guard"  # a caller's own guardrails-ai Guard failed
 

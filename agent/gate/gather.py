@@ -15,7 +15,7 @@ from quotebound.agent.core.contracts import Draft, EvidenceBundle, EvidenceRef, 
 from quotebound.agent.core.errors import ErrorCode, ModelError
 from quotebound.agent.gate.confidence import WHITESPACE_MATCH
 from quotebound.agent.gate.conflicts import FlaggedLines, flagged_lines
-from quotebound.agent.gate.inputs import GateInputs, SourceLine, quoted_sources
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo, SourceLine, quoted_sources
 from quotebound.agent.gate.verification import LineSpan, Status, Verification
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import FLAG_PREFIX
@@ -135,6 +135,11 @@ def cited_lines(draft: Draft, ctx: ToolContext) -> tuple[SourceLine, ...]:
     return tuple(lines)
 
 
+def readable_sources(ctx: ToolContext) -> tuple[SourceInfo, ...]:
+    """Every current source the caller may read, with its title: what a question may name."""
+    return tuple(SourceInfo(s.source_id, s.title) for s in ctx.corpus.sources() if ctx.can_read(s.source_id))
+
+
 def gather_inputs(
     draft: Draft,
     *,
@@ -165,4 +170,5 @@ def gather_inputs(
         tolerance_pct=conflict_tolerance_pct,
         question=question,
         cited_lines=cited_lines(draft, ctx) if question is not None else (),
+        sources=readable_sources(ctx) if question is not None else (),
     )

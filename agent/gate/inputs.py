@@ -7,11 +7,24 @@ so what a rule decides depends on nothing it cannot see here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.agent.gate.conflicts import FlaggedLines
 from quotebound.agent.gate.verification import Verification
+
+
+class SourceInfo(NamedTuple):
+    """A source the caller may read: its id and its title (a question may name a document by either)."""
+
+    source_id: str
+    title: str
+
+
+class Paraphrase(Protocol):
+    """How close two short texts are in meaning, 0..1 (the shipped embedder's cosine)."""
+
+    def __call__(self, a: str, b: str) -> float: ...
 
 
 class SourceLine(NamedTuple):
@@ -30,7 +43,8 @@ class GateInputs:
     `support_checks[i][j]` verifies fact i's support j; `conflict_checks[k][m]` verifies value m of listed
     conflict k. `flagged` holds the (source_id, page, line) of every line flagged as instructional text.
     `question` (with the details the user supplied) and `cited_lines` (every line of every readable cited
-    source) feed the grounding rule, which runs only when the question is given.
+    source) feed the grounding rule, which runs only when the question is given. `sources` lists every source
+    the caller may read (a question may name one); `paraphrase` scores closeness of wording (None: exact only).
     """
 
     draft: Draft
@@ -42,6 +56,8 @@ class GateInputs:
     tolerance_pct: float = 1.0
     question: str | None = None
     cited_lines: tuple[SourceLine, ...] = ()
+    sources: tuple[SourceInfo, ...] = ()
+    paraphrase: Paraphrase | None = None
 
     def __post_init__(self) -> None:
         evidence = self.draft.evidence
