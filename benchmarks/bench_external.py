@@ -20,6 +20,18 @@ llama-cpp-python on loopback (`agent/models/local_llm.py`) with the limits tests
 Columns: n (questions), answered, abstained (abstentions and unanswered clarify questions), correct, wrong shipped,
 unsupported shipped, seconds per question. The definitions: evals/datasets/outcome.py (answered, unsupported),
 evals/datasets/{ramdocs,tatqa,bipia_email}.py (correct, wrong, and each dataset's own figures, printed below it).
+Rows that must be 0 (printed under the table for every gated system, and in the JSON as `must_be_zero`):
+- RAMDocs, "misinformation stated without a listed conflict": answers (status `answer`) whose shipped text mentions
+  a `wrong_answers` value of the record (one no gold answer mentions) that no listed conflict mentions in a side's
+  value or quote (`ramdocs.score`'s `misinfo_stated`). A wrong value reported as one side of a listed conflict is
+  the disagreement reported, not misinformation stated; an abstention states nothing.
+- TAT-QA, "off-target number shipped": answers to a question with numeric gold (arithmetic and count answers, and a
+  span answer that is a single number) whose answer number (the headline's first number that the question does not
+  name and that is no side of a listed conflict) is not the gold number up to rounding, its scale or a percent
+  written as a fraction (`tatqa.score`'s `wrong`): a quoted table value shown where a change, ratio or total was
+  asked, a sign flipped, a number from the wrong row. An answer with no answer number, or an abstention, ships none.
+Each row lists the ids of the questions that count, so a regression can be read case by case.
+
 Data: ../shared/datasets (RAMDocs MIT, TAT-QA CC BY 4.0, BIPIA MIT); nothing is copied into the repo.
 """
 
@@ -59,6 +71,11 @@ LLM_LIMITS: Final = AttemptLimits(
     context_token_budget=800, max_tool_calls=2, max_output_tokens=256, n_repairs=1, output_retries=1
 )
 T = TypeVar("T")
+# dataset -> (the row's name, the summary figure it reads): see "Rows that must be 0" above.
+MUST_BE_ZERO: Final = {
+    "ramdocs": ("misinformation stated without a listed conflict", "misinfo_stated"),
+    "tatqa": ("off-target number shipped", "wrong_numbers"),
+}
 
 
 @dataclass
@@ -266,6 +283,24 @@ def row(dataset: str, system: System, f: dict[str, float]) -> str:
     )
 
 
+def zero_row(dataset: str, system: System, f: dict[str, float], verdicts: Sequence[Verdict]) -> dict[str, Any] | None:
+    """The dataset's must-be-0 row for a gated system (None for a dataset without one, or an ungated system)."""
+    if dataset not in MUST_BE_ZERO or not system.gated:
+        return None
+    name, figure = MUST_BE_ZERO[dataset]
+    ids = [v.case_id for v in verdicts if v.wrong]
+    return {"dataset": dataset, "system": system.label, "row": name, "value": f[figure], "answered": f["answered"],
+            "questions": f["questions"], "cases": ids}  # fmt: skip
+
+
+def zero_line(z: dict[str, Any]) -> str:
+    shown = ", ".join(z["cases"][:12]) + (" ..." if len(z["cases"]) > 12 else "")
+    return (
+        f"{z['dataset']:<8} {z['system']:<17} {z['row']}: {z['value']:.0f} "
+        f"(of {z['answered']:.0f} answers, {z['questions']:.0f} questions){': ' + shown if shown else ''}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATASETS_DIR)
@@ -286,8 +321,9 @@ def main(argv: list[str] | None = None) -> int:
 
     builders = {"ramdocs": ramdocs_plan, "tatqa": tatqa_plan, "bipia": bipia_plan}
     started = time.perf_counter()
-    figures: dict[str, Any] = {"embedder": "hashing", "seed": SEED, "datasets": {}}
+    figures: dict[str, Any] = {"embedder": "hashing", "seed": SEED, "datasets": {}, "must_be_zero": []}
     lines: list[str] = []
+    zeros: list[dict[str, Any]] = []
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-external-") as tmp:
         llm_url = None
         if "smollm2" in models:
@@ -309,10 +345,17 @@ def main(argv: list[str] | None = None) -> int:
                 figures["datasets"][name][system.label] = {**f, "wall_s": system.seconds, "cases": cases}
                 lines.append(row(name, system, f))
                 lines.append(f"{'':<8} {'':<17} {plan.describe(f)}")
+                if (zero := zero_row(name, system, f, verdicts)) is not None:
+                    zeros.append(zero)
     print()
     print(HEADER)
     for line in lines:
         print(line)
+    if zeros:
+        print("\nmust be 0:")
+        for zero in zeros:
+            print(zero_line(zero))
+    figures["must_be_zero"] = zeros
     total = time.perf_counter() - started
     print(f"\nembedder: hashing; wall: {total:.0f} s")
     figures["wall_s"] = total

@@ -9,7 +9,8 @@ from ../shared/datasets, restricted to the file's `records`, read under the defa
 (a dataset question's retrieval is scoped to the record its draft cites, as bench_external.py scopes it).
 For each case the bench resolves the bundles the graph would have: the retrieval hits for the question under the
 case's role, resolved with `resolve_hits` into the model's token budget, plus every ref the draft cites (a ref that
-does not resolve for the role is simply no bundle). It then runs the real gate, `validate_draft`, with the
+does not resolve for the role is simply no bundle). It then runs the real gate, `validate_draft`, judging paraphrase
+with a MiniLM scorer as the graph does over a default store (`--no-paraphrase`: inflections only), with the
 instructional lines of the cited sources flagged as `graphs/validation.py` flags them, and times that call alone.
 
 It prints the first-pass acceptance of the honest drafts (overall, natural, terse, per corpus), the blocked rate per
@@ -48,6 +49,8 @@ from quotebound.agent.core.offline import token_counter
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.facade import Agent
 from quotebound.agent.gate import validate_draft
+from quotebound.agent.gate.inputs import Paraphrase
+from quotebound.agent.gate.paraphrase import paraphrase_scorer
 from quotebound.agent.models.chat import ChatModel
 from quotebound.evals.bipia_run import settings_for
 from quotebound.evals.calibration import (
@@ -63,6 +66,7 @@ from quotebound.graphs.validation import flagged_lines
 from quotebound.testing import ScriptedChatModel, answer_message, call_message
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
+from quotebound.tools.embedders import make_embedder
 from quotebound.tools.ingest import Ingestor
 from quotebound.tools.policy import Caller, DefaultPolicy, Policy
 from quotebound.tools.policy_file import FilePolicy
@@ -193,7 +197,7 @@ def bundles_for(cs: CorpusStore, tools: ToolContext, case: CalibrationCase) -> l
     return list({b.bundle_id: b for b in bundles}.values())
 
 
-def run_case(cs: CorpusStore, corpus: str, case: CalibrationCase) -> Result:
+def run_case(cs: CorpusStore, corpus: str, case: CalibrationCase, paraphrase: Paraphrase | None = None) -> Result:
     tools = cs.tools(case.role)
     bundles = bundles_for(cs, tools, case)
     flagged = flagged_lines(case.draft, tools)
@@ -205,6 +209,7 @@ def run_case(cs: CorpusStore, corpus: str, case: CalibrationCase) -> Result:
         flagged=flagged,
         conflict_tolerance_pct=cs.settings.attempts.conflict_delta_percent,
         question=case.question,
+        paraphrase=paraphrase,
     )
     ms = (time.perf_counter() - start) * 1000
     blocking = next((f for f in report.findings if f.blocking), None)
@@ -343,7 +348,7 @@ def summarize(results: Sequence[Result], tools: Sequence[ToolRun]) -> dict[str, 
 
 
 def print_summary(s: dict[str, Any]) -> None:
-    print(f"gate calibration: {s['cases']} drafts checked (hashing embedder)")
+    print(f"gate calibration: {s['cases']} drafts checked (hashing embedder; paraphrase: {s['paraphrase']})")
     print(f"honest first-pass acceptance: {rate(s['honest']['accepted'], s['honest']['total'])}")
     for style, v in s["honest_by_style"].items():
         print(f"  {style:8} {rate(v['accepted'], v['total'])}")
@@ -376,6 +381,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=None, help="at most N cases per corpus (smoke runs)")
     parser.add_argument("--tool-repeat", type=int, default=1, help="runs of each disallowed_tool scenario")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument(
+        "--no-paraphrase", dest="paraphrase", action="store_false", help="no MiniLM paraphrase scorer (exact only)"
+    )
     args = parser.parse_args(argv)
     files = [load_file(p) for p in sorted(args.dir.glob("*.yaml"))]
     files = [f for f in files if not args.corpus or f.corpus in args.corpus]
@@ -384,6 +392,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     tool_runs: list[ToolRun] = []
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         root = Path(tmp)
+        # the gate judges paraphrase with MiniLM, as a default store does; the stores here use hashing for speed
+        paraphrase = paraphrase_scorer(make_embedder("minilm", root / "minilm")) if args.paraphrase else None
         for calibration in files:
             if calibration.corpus != "hoa" and not DATASETS_DIR.is_dir():
                 skipped.append(f"{calibration.corpus} (no {DATASETS_DIR})")
@@ -393,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not cases:
                 continue
             cs = stack.enter_context(open_corpus(calibration, root))
-            results += [run_case(cs, calibration.corpus, case) for case in cases]
+            results += [run_case(cs, calibration.corpus, case, paraphrase) for case in cases]
         wants_tools = (not args.kind or "disallowed_tool" in args.kind) and (not args.corpus or "hoa" in args.corpus)
         if wants_tools and args.tool_repeat > 0:
             hoa_store = root / "tool-base" / "store"
@@ -401,6 +411,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             tool_runs = run_tool_scenarios(root, hoa_store, args.tool_repeat)
     summary = summarize(results, tool_runs)
     summary["skipped"] = skipped
+    summary["paraphrase"] = "MiniLM" if args.paraphrase else "none"
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

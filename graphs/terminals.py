@@ -22,6 +22,7 @@ from quotebound.agent.core.contracts import (
     ReasonCode,
 )
 from quotebound.agent.core.errors import ModelError
+from quotebound.agent.models.extractive import extractions
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import is_store_fault
 from quotebound.graphs.names import Node
@@ -150,10 +151,12 @@ def _citations_index(bundles: Iterable[EvidenceBundle]) -> list[CitationIndexEnt
 
 def _shown_evidence(evidence: AnswerObject, tools: ToolContext) -> AnswerObject:
     """A passed draft's evidence as an abstention shows it, its citations index rebuilt from the supports that
-    still resolve (one that no longer does is left out of the index, never taken from the model)."""
+    still resolve (one that no longer does is left out of the index, never taken from the model) and its
+    extractions read from the checked quotes."""
     shown = evidence.model_copy(deep=True)
     bundles = (_resolve_support(tools, s.source_id, s.locator, s.quote) for fact in shown.facts for s in fact.support)
     shown.citations_index = _citations_index(b for b in bundles if b is not None)
+    shown.extractions = extractions(shown.facts)  # read from the checked quotes, never the model's
     return shown
 
 
@@ -245,6 +248,9 @@ def verified_answer(state: RunState, runtime: Runtime[RunContext]) -> RunState:
     # The citations (refs and bundle ids) and the citations index both come from the bundles just resolved for the
     # checked supports; whatever index the model wrote is replaced, whether it matched or not.
     evidence.citations_index = _citations_index(resolved)
+    # The extractions (names, numbers, dates) are read by the system from the checked quotes, never taken from the
+    # model: the caller sees only what the quotes state.
+    evidence.extractions = extractions(evidence.facts)
     envelope = AnswerEnvelope(
         answer=draft.levels.model_copy(),
         evidence=evidence,

@@ -8,7 +8,10 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from quotebound.agent.core.contracts import Draft
+from quotebound.agent.core.errors import OperatorError
 from quotebound.agent.gate import Finding, FindingCode, validate_draft
+from quotebound.agent.gate.inputs import Paraphrase
+from quotebound.agent.gate.paraphrase import paraphrase_scorer
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.evidence import resolved_question
 from quotebound.graphs.faults import gate_fault, is_store_fault, store_fault
@@ -30,6 +33,15 @@ def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
         if source is not None:
             flagged[source_id] = instructional_locators(tools.corpus.iter_lines(source_id, source.version))
     return flagged
+
+
+def _paraphrase(ctx: RunContext) -> Paraphrase | None:
+    """The gate's paraphrase scorer over the store's embedder (None for a hashing embedder, or when the embedder
+    cannot be opened: the gate then accepts inflections only, which is stricter, never looser)."""
+    try:
+        return paraphrase_scorer(ctx.store.embedder)
+    except (OperatorError, OSError):
+        return None
 
 
 def validate(state: RunState, runtime: Runtime[RunContext]) -> RunState:
@@ -58,6 +70,7 @@ def _check(state: RunState, ctx: RunContext, draft: Draft) -> tuple[list[Finding
         flagged=flagged_lines(draft, tools),
         conflict_tolerance_pct=ctx.settings.attempts.conflict_delta_percent,
         question=resolved_question(state),
+        paraphrase=_paraphrase(ctx),
     )
     findings = list(report.findings)
     if ctx.user_guard is not None and report.ok:

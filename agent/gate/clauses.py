@@ -2,25 +2,31 @@
 `rules/quote_clause.py`).
 
 A clause ends at a sentence or clause mark (. ; : ! ? followed by a space or the end), at a table cell's "|", and
-where a line starts a new block (a blank line, a heading, a list item, a table row); a hard-wrapped line simply
-continues its clause. Whitespace is collapsed first, so a quote that differs from the text only in its line breaks
-is found the same way `gather.py` accepts it.
+where a line starts a new block (a blank line, a heading, a list item, a table row, the line after a heading or a
+row); a hard-wrapped line simply continues its clause. Whitespace is collapsed first, so a quote that differs from
+the text only in its line breaks is found the same way `gather.py` accepts it.
+
+The quote is looked for in the text at its locator only, but its clauses are read across the paragraph's
+hard-wrapped lines around the locator (`Verification.before` / `.after`, see `layout.py`): a sentence wrapped over
+two lines is one clause, whichever of its lines the locator names.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from typing import NamedTuple
 
 _CLAUSE_MARK = re.compile(r"[.;:!?][\"'”’)\]]*(?= |$)|\|")
 _BLOCK_START = re.compile(r"\s*(?:$|#|[-*+>] |\||\d+[.)] )")
+_ONE_LINE_BLOCK = re.compile(r"\s*[#|]")  # a heading or a table row: the line after it starts a new block
 
 
 class Cut(NamedTuple):
     """One occurrence of a quote in the collapsed text: the quote's [start, end) and its clauses' [start, end)."""
 
-    text: str  # the collapsed text at the locator
+    text: str  # the collapsed text around the locator
     start: int
     end: int
     clause_start: int  # where the clause the quote starts in begins
@@ -39,32 +45,43 @@ class Cut(NamedTuple):
         ]
 
 
-def _normalize(context: str) -> tuple[str, set[int]]:
+def _normalize(lines: list[str]) -> tuple[str, list[int], set[int]]:
+    """(the lines' words joined by single spaces, where each line starts in that text, the block starts)."""
     parts: list[str] = []
+    starts: list[int] = []
     breaks: set[int] = set()
     at = 0
-    for line in context.split("\n"):
+    previous = ""
+    for line in lines:
         words = line.split()
-        if _BLOCK_START.match(line):
+        starts.append(at + 1 if parts and words else at)
+        if _BLOCK_START.match(line) or _ONE_LINE_BLOCK.match(previous):
             breaks.add(at + 1 if parts else 0)
+        previous = line
         if not words:
             continue
         if parts:
             at += 1
         parts.append(" ".join(words))
         at += len(parts[-1])
-    return " ".join(parts), breaks
+    return " ".join(parts), starts, breaks
 
 
-def cuts(quote: str, context: str) -> Iterator[Cut]:
-    """Every occurrence of `quote` in `context` (whitespace collapsed in both), with the clauses it is cut from."""
-    text, breaks = _normalize(context)
+def cuts(quote: str, context: str, before: str = "", after: str = "") -> Iterator[Cut]:
+    """Every occurrence of `quote` in `context` (whitespace collapsed in both), with the clauses it is cut from,
+    read on across the paragraph lines `before` and `after` the locator."""
+    head = before.split("\n") if before else []
+    tail = after.split("\n") if after else []
+    lines = [*head, *context.split("\n"), *tail]
+    text, starts, breaks = _normalize(lines)
     needle = " ".join(quote.split())
     if not needle:
         return
+    lo = starts[len(head)] if head else 0  # where the locator's own text starts and ends in `text`
+    hi = starts[len(lines) - len(tail)] if tail else len(text)
     bounds = sorted({m.end() for m in _CLAUSE_MARK.finditer(text)} | breaks | {0, len(text)})
-    at = text.find(needle)
-    while at != -1:
+    at = text.find(needle, lo)
+    while at != -1 and at + len(needle) <= hi:
         end = at + len(needle)
-        yield Cut(text, at, end, max(b for b in bounds if b <= at), min(b for b in bounds if b >= end))
+        yield Cut(text, at, end, bounds[bisect_right(bounds, at) - 1], bounds[bisect_left(bounds, end)])
         at = text.find(needle, at + 1)

@@ -2,21 +2,42 @@
 
 Shared by the calc rule (which blocks a wrong result or an unquoted operand) and the span-alignment rule (which
 lets a draft say a number the gate recomputed from quoted operands).
+
+An operand is quoted when a verified quote of the fact (or its table's headings) holds its figure, as a number or
+as a percentage ("4.00 - 1.90" over a row reading "4.00% | 1.90%": percentage points). A few operands are not
+figures of the documents but part of the arithmetic's shape, and need no quote, only where that shape holds:
+
+- a unit conversion (`CONVERSION_CONSTANTS`: 12 months, 100 percent, 7 days, 1000 ...) as a factor or divisor
+  ("325 * 12", "(a - b) / b * 100"), never added or subtracted ("325 + 12" invents a figure);
+- the count of an average: the divisor of a sum of n terms, when it is n ("(166 + 178) / 2", "(a + b + c) / 3");
+- the 1 of a growth factor, beside a rate or a ratio ("325 * (1 + 5%)", "(a / b - 1) * 100").
 """
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import lru_cache
 
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
-from quotebound.agent.gate.tokens import TokenPool, operand_key
+from quotebound.agent.gate.tokens import Key, TokenPool, operand_key
 from quotebound.agent.gate.verification import Verification
 from quotebound.tools.calc import numbers_in, recompute
 
-# Unit conversions a calc may use without quoting them (months in a year, percent, weeks, days, hours...).
-CONVERSION_CONSTANTS: frozenset[Decimal] = frozenset(Decimal(n) for n in (1, 7, 12, 24, 52, 60, 100, 365, 1000))
+# Unit conversions a calc may use as a factor or divisor without quoting them (percent, months in a year, weeks,
+# days, hours, minutes, thousands).
+CONVERSION_CONSTANTS: frozenset[Decimal] = frozenset(Decimal(n) for n in (7, 12, 24, 52, 60, 100, 365, 1000))
+
+# A calc literal as `tools/calc.py` reads it (currency sign dropped, thousands separators, a percent sign that
+# touches the figure); which `%` is a percent sign and which the modulo operator is decided as calc decides it.
+_LITERAL = re.compile(
+    r"[$€£¥₹]?(?P<num>[0-9]{1,3}(?:,[0-9]{3})+(?![0-9])(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?P<pct>%?)"
+)
+_FACTORS = CONVERSION_CONSTANTS | {Decimal(1)}
+_OPERAND_START = re.compile(r"\s*[0-9._($€£¥₹A-Za-z]")
 
 
 def _number(text: str) -> Decimal | None:
@@ -25,12 +46,98 @@ def _number(text: str) -> Decimal | None:
 
 
 def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
-    """The keys of a fact's own verified quotes."""
+    """The keys of a fact's own verified quotes, each read under its table's headings when it is a table row."""
     pool = TokenPool.empty()
     for support, check in zip(fact.support, checks, strict=True):
         if check.ok:
             pool.add_quote(support.quote)
+            if check.headings:
+                pool.add_quote(check.headings)
     return pool
+
+
+def _literals(expr: str) -> tuple[str, list[str]]:
+    """(`expr` with each operand literal replaced by a name `_0`, `_1` ..., those literals as written)."""
+    out: list[str] = []
+    literals: list[str] = []
+    at = 0
+    for m in _LITERAL.finditer(expr):
+        if m.start() > 0 and (expr[m.start() - 1].isalnum() or expr[m.start() - 1] == "_"):
+            continue  # inside a name: calc rejects those, and `recompute` already said this one parses
+        text, end = m["num"], m.end()
+        if m["pct"] and _OPERAND_START.match(expr, end):
+            end -= 1  # a `%` followed by an operand is calc's modulo operator, not a percent sign
+        elif m["pct"]:
+            text += "%"
+        out.append(expr[at : m.start()] + f"_{len(literals)}")
+        literals.append(text)
+        at = end
+    out.append(expr[at:])
+    return "".join(out), literals
+
+
+def _terms(node: ast.expr) -> list[ast.expr]:
+    """The terms of a sum or difference, flattened ("a + b - c" has three), or the node alone."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        return _terms(node.left) + _terms(node.right)
+    return [node]
+
+
+def _name_index(node: ast.expr) -> int | None:
+    return int(node.id[1:]) if isinstance(node, ast.Name) and node.id.startswith("_") else None
+
+
+@lru_cache(maxsize=1024)
+def structural_operands(expr: str) -> frozenset[int]:
+    """The indexes (in `numbers_in` order) of the literals of `expr` that are part of the arithmetic's shape (see
+    the module docstring), not figures that need a quote. Empty when `expr` does not parse."""
+    source, literals = _literals(expr)
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError):
+        return frozenset()
+    values = [operand_key(text) for text in literals]
+    found: set[int] = set()
+    skipped: set[int] = set()  # round's second argument: not an operand (numbers_in leaves it out)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and len(node.args) == 2:
+            index = _name_index(node.args[1])
+            if index is not None:
+                skipped.add(index)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div):
+            for side in (node.left, node.right):
+                index = _name_index(side)
+                key = values[index] if index is not None else None
+                if index is not None and key is not None and key[0] == "num" and key[1] in _FACTORS:
+                    found.add(index)  # a conversion as a factor or divisor
+            divisor = _name_index(node.right)
+            terms = _terms(node.left)
+            if isinstance(node.op, ast.Div) and divisor is not None and len(terms) >= 2:
+                found.update([divisor] if values[divisor] == ("num", Decimal(len(terms))) else [])  # an average
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            terms = _terms(node)
+            rates = [t for t in terms if _is_rate(t, literals)]
+            for term in terms:
+                index = _name_index(term)
+                if index is not None and values[index] == ("num", Decimal(1)) and rates:
+                    found.add(index)
+    order = [i for i in range(len(literals)) if i not in skipped]  # numbers_in's order: round's places left out
+    if [literals[i] for i in order] != calc_operands(expr):
+        return frozenset()  # read differently from calc: nothing is taken for shape
+    return frozenset(order.index(i) for i in found if i in order)
+
+
+def _is_rate(node: ast.expr, literals: list[str]) -> bool:
+    """A percentage literal or a quotient: what a growth factor's 1 stands beside."""
+    index = _name_index(node)
+    if index is not None:
+        return literals[index].endswith("%")
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+
+
+def _quoted(key: Key, pool: TokenPool) -> bool:
+    """An operand's figure is in the pool as written, or as a percentage ("4.00" from "4.00%")."""
+    return key in pool.keys or (key[0] == "num" and ("pct", key[1]) in pool.keys)
 
 
 def calc_operands(expr: str) -> list[str]:
@@ -44,10 +151,11 @@ def calc_operands(expr: str) -> list[str]:
 def unquoted_operands(fact: Fact, pool: TokenPool) -> list[str]:
     """The operands of a calc fact found in none of `pool`'s quotes, unit conversions aside."""
     assert fact.calc is not None
+    structural = structural_operands(fact.calc.expr)
     missing: list[str] = []
-    for operand in calc_operands(fact.calc.expr):
+    for i, operand in enumerate(calc_operands(fact.calc.expr)):
         key = operand_key(operand)
-        if key is None or (key not in pool.keys and not (key[0] == "num" and key[1] in CONVERSION_CONSTANTS)):
+        if key is None or not (i in structural or _quoted(key, pool)):
             missing.append(operand)
     return missing
 

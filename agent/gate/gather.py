@@ -3,7 +3,11 @@ of its cited sources, as the caller may see them, and hands the rules a `GateInp
 
 A quote is checked against the matching bundle's text (bundles carry policy obligations) when a bundle of the
 source's current version covers the locator, else against what `resolve_evidence` returns under the caller's
-policy. Readability is checked first and fails alike for missing and hidden sources.
+policy. Readability is checked first and fails alike for missing and hidden sources. A verified quote also carries
+what frames it (`layout.py`): its paragraph's hard-wrapped lines around the locator, and its table's headings.
+
+Each cited source is read once per draft (its lines as the caller sees them, and its locator index), whatever the
+number of quotes that cite it.
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ from dataclasses import dataclass, field
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, EvidenceRef, GateStatus, Locator, Source
 from quotebound.agent.core.errors import ErrorCode, ModelError
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.confidence import WHITESPACE_MATCH
 from quotebound.agent.gate.conflicts import FlaggedLines, flagged_lines
-from quotebound.agent.gate.inputs import GateInputs, SourceInfo, SourceLine, quoted_sources
+from quotebound.agent.gate.inputs import GateInputs, Paraphrase, SourceInfo, SourceLine, quoted_sources
+from quotebound.agent.gate.layout import table_headings, wrapped_neighbours
 from quotebound.agent.gate.verification import LineSpan, Status, Verification
 from quotebound.tools.context import ToolContext
 from quotebound.tools.injection import FLAG_PREFIX
@@ -45,8 +51,12 @@ class QuoteVerifier:
     bundles: Sequence[EvidenceBundle]
     _sources: dict[str, Source | None] = field(default_factory=dict)
     _texts: dict[tuple[str, str], str | Status] = field(default_factory=dict)
+    _pages: dict[str, list[int]] = field(default_factory=dict)  # source_id -> lines per page (the locator index)
+    _lines: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # source_id -> page -> visible lines
+    _by_source: dict[tuple[str, int], list[tuple[EvidenceBundle, LineSpan]]] | None = None
 
-    def _source(self, source_id: str) -> Source | None:
+    def readable(self, source_id: str) -> Source | None:
+        """The source if the caller may read it, else None (missing and hidden alike); looked up once."""
         if source_id not in self._sources:
             try:
                 self._sources[source_id] = self.ctx.readable_source(source_id)
@@ -54,25 +64,50 @@ class QuoteVerifier:
                 self._sources[source_id] = None
         return self._sources[source_id]
 
+    def _locator_exists(self, source: Source, span: Locator) -> bool:
+        """Membership in the source's locator index (as `Corpus.locator_exists`), the index read once a source."""
+        if source.source_id not in self._pages:
+            self._pages[source.source_id] = self.ctx.corpus.page_lines(source.source_id, source.version)
+        pages = self._pages[source.source_id]
+        return span.page <= len(pages) and span.line_end <= pages[span.page - 1]
+
+    def source_lines(self, source: Source) -> dict[int, list[str]]:
+        """Every line of `source` as the caller may see it, page by page (read once a draft)."""
+        if source.source_id not in self._lines:
+            pages: dict[int, list[str]] = {}
+            for page, _, text in self.ctx.visible_iter_lines(source):
+                pages.setdefault(page, []).append(text)
+            self._lines[source.source_id] = pages
+        return self._lines[source.source_id]
+
     def _bundle_text(self, source: Source, span: Locator) -> str | None:
-        for bundle in self.bundles:
-            if bundle.source_id != source.source_id or bundle.version != source.version:
+        if self._by_source is None:
+            self._by_source = {}
+            for bundle in self.bundles:
+                try:
+                    covered = Locator.parse(bundle.locator)
+                except ValueError:
+                    continue
+                where = (covered.page, covered.line_start, covered.line_end)
+                self._by_source.setdefault((bundle.source_id, bundle.version), []).append((bundle, where))
+        for bundle, (page, first, last) in self._by_source.get((source.source_id, source.version), []):
+            if page != span.page or not first <= span.line_start <= span.line_end <= last:
                 continue
-            try:
-                covered = Locator.parse(bundle.locator)
-            except ValueError:
-                continue
-            if covered == span:
+            if (first, last) == (span.line_start, span.line_end):
                 return bundle.text
             lines = bundle.text.split("\n")
-            if (
-                covered.page == span.page
-                and covered.line_start <= span.line_start
-                and span.line_end <= covered.line_end
-                and len(lines) == covered.line_end - covered.line_start + 1  # else lines cannot be sliced
-            ):
-                return "\n".join(lines[span.line_start - covered.line_start : span.line_end - covered.line_start + 1])
+            if len(lines) == last - first + 1:  # else lines cannot be sliced
+                return "\n".join(lines[span.line_start - first : span.line_end - first + 1])
         return None
+
+    def _frame(self, source: Source, span: Locator) -> dict[str, str]:
+        """The hard-wrapped lines of the locator's paragraph around it, and its table's headings (`layout.py`)."""
+        page = self.source_lines(source).get(span.page, [])
+        first, last = span.line_start - 1, span.line_end - 1
+        if last >= len(page):
+            return {}
+        before, after = wrapped_neighbours(page, first, last)
+        return {"before": before, "after": after, "headings": table_headings(page, first)}
 
     def _text(self, source: Source, span: Locator) -> str | Status:
         cache_key = (source.source_id, str(span))
@@ -88,27 +123,32 @@ class QuoteVerifier:
         return self._texts[cache_key]
 
     def verify(self, source_id: str, locator: str, quote: str) -> Verification:
-        source = self._source(source_id)
+        check_deadline()
+        source = self.readable(source_id)
         if source is None:
             return Verification(Status.UNKNOWN_SOURCE)
         try:
             span = Locator.parse(locator)
         except ValueError:
             return Verification(Status.FAKE_LOCATOR, provenance=source.provenance_kind)
-        if not self.ctx.corpus.locator_exists(source.source_id, str(span), source.version):
+        if not self._locator_exists(source, span):
             return Verification(Status.FAKE_LOCATOR, provenance=source.provenance_kind)
         text = self._text(source, span)
         if isinstance(text, Status):
             return Verification(text, provenance=source.provenance_kind)
         if quote and quote in text:
+            spans = _occurrences(text, quote, span)
             return Verification(
-                Status.OK, 1.0, 1.0, source.provenance_kind, _occurrences(text, quote, span), context=text
+                Status.OK, 1.0, 1.0, source.provenance_kind, spans, context=text, **self._frame(source, span)
             )
         if quote.strip() and _collapse(quote) in _collapse(text):
             # Verbatim but for whitespace (line breaks, doubled spaces): accepted with lower confidence, and
             # the whole locator counts as covered since offsets no longer line up.
             whole = ((span.page, span.line_start, span.line_end),)
-            return Verification(Status.OK, 1.0, WHITESPACE_MATCH, source.provenance_kind, whole, context=text)
+            return Verification(
+                Status.OK, 1.0, WHITESPACE_MATCH, source.provenance_kind, whole, context=text,
+                **self._frame(source, span),
+            )  # fmt: skip
         return Verification(Status.NOT_VERBATIM, 1.0, 0.0, source.provenance_kind, detail=text)
 
 
@@ -123,15 +163,18 @@ def with_bundle_flags(flagged: Mapping[str, Sequence[str]] | None, bundles: Sequ
     return flagged_lines(merged)
 
 
-def cited_lines(draft: Draft, ctx: ToolContext) -> tuple[SourceLine, ...]:
-    """Every line of every cited source the caller may read, as the caller sees it (obligations applied)."""
+def cited_lines(draft: Draft, ctx: ToolContext, verifier: QuoteVerifier | None = None) -> tuple[SourceLine, ...]:
+    """Every line of every cited source the caller may read, as the caller sees it (obligations applied); the
+    `verifier`'s reads are reused when given."""
+    verifier = verifier or QuoteVerifier(ctx, ())
     lines: list[SourceLine] = []
     for source_id in quoted_sources(draft):
-        try:
-            source = ctx.readable_source(source_id)
-        except ModelError:
+        check_deadline()
+        source = verifier.readable(source_id)
+        if source is None:
             continue  # an unknown or hidden source grounds nothing (the citations rule reports it)
-        lines.extend(SourceLine(source_id, page, line, text) for page, line, text in ctx.visible_iter_lines(source))
+        for page, texts in sorted(verifier.source_lines(source).items()):
+            lines.extend(SourceLine(source_id, page, i, text) for i, text in enumerate(texts, 1))
     return tuple(lines)
 
 
@@ -149,10 +192,12 @@ def gather_inputs(
     flagged: Mapping[str, Sequence[str]] | None = None,
     conflict_tolerance_pct: float = 1.0,
     question: str | None = None,
+    paraphrase: Paraphrase | None = None,
 ) -> GateInputs:
     """What the rules need to judge `draft` for `ctx`'s caller (the arguments are `validate_draft`'s).
 
-    The cited sources' lines are read only with a `question`, since only the grounding rule reads them.
+    A source with a verified quote is read whole once, for its quotes' frames; its lines are handed to the rules
+    (`cited_lines`) only with a `question`, since only the claim rules read them.
     """
     verifier = QuoteVerifier(ctx, bundles)
     evidence = draft.evidence
@@ -169,6 +214,7 @@ def gather_inputs(
         gate=gate,
         tolerance_pct=conflict_tolerance_pct,
         question=question,
-        cited_lines=cited_lines(draft, ctx) if question is not None else (),
+        cited_lines=cited_lines(draft, ctx, verifier) if question is not None else (),
         sources=readable_sources(ctx) if question is not None else (),
+        paraphrase=paraphrase,
     )

@@ -106,7 +106,12 @@ class GateValidator(Validator):  # type: ignore[misc]
             flagged=args.flagged,
             conflict_tolerance_pct=args.conflict_tolerance_pct,
         )
-        return [f for f in report.findings if f.blocking and (not self.codes or f.code in self.codes)]
+        # a draft past the input bounds or the deadline was not checked at all: every family fails it
+        return [
+            f
+            for f in report.findings
+            if f.blocking and (not self.codes or f.code in self.codes or f.code is FindingCode.INPUT_BOUNDS)
+        ]
 
     def _validate(self, value: Any, metadata: dict[str, Any]) -> ValidationResult:
         found = self.findings(value, metadata or {})
@@ -125,7 +130,8 @@ class QuoteboundGate(GateValidator):
 
 @register_validator(name="quotebound/citations", data_type="string")
 class CitationsVerified(GateValidator):
-    """Supports exist (an answer citing nothing abstains), sources are readable, locators real, quotes verbatim."""
+    """Supports exist (an answer citing nothing abstains), sources are readable, locators real, quotes verbatim,
+    big enough to carry a claim and never cut to leave out their clause's negator or qualifier."""
 
     codes = frozenset(
         {
@@ -135,6 +141,8 @@ class CitationsVerified(GateValidator):
             FindingCode.FAKE_LOCATOR,
             FindingCode.QUOTE_NOT_VERBATIM,
             FindingCode.REF_NOT_RESOLVED,
+            FindingCode.QUOTE_TOO_SMALL,
+            FindingCode.QUOTE_DROPS_QUALIFIER,
         }
     )
 
@@ -144,6 +152,13 @@ class SpanAligned(GateValidator):
     """Every number, date and section token shown is in a verified quote or a recomputed calc."""
 
     codes = frozenset({FindingCode.UNSUPPORTED_TOKEN})
+
+
+@register_validator(name="quotebound/meaning", data_type="string")
+class MeaningKept(GateValidator):
+    """Every claim keeps its quotes' polarity, modality, directions, units, and the subject of each figure."""
+
+    codes = frozenset({FindingCode.MEANING_CHANGED, FindingCode.VALUE_UNBOUND})
 
 
 @register_validator(name="quotebound/calc", data_type="string")
@@ -157,7 +172,9 @@ class CalcRecomputed(GateValidator):
 class ConflictsReported(GateValidator):
     """Disagreeing values are listed, and listed conflicts are real."""
 
-    codes = frozenset({FindingCode.CONFLICT_OMITTED, FindingCode.CONFLICT_VALUE_UNQUOTED})
+    codes = frozenset(
+        {FindingCode.CONFLICT_OMITTED, FindingCode.CONFLICT_VALUE_UNQUOTED, FindingCode.CONFLICT_NOT_REAL}
+    )
 
 
 @register_validator(name="quotebound/clarify", data_type="string")
@@ -177,6 +194,7 @@ class NoInstructionalSupport(GateValidator):
 RULE_VALIDATORS: tuple[type[GateValidator], ...] = (
     CitationsVerified,
     SpanAligned,
+    MeaningKept,
     CalcRecomputed,
     ConflictsReported,
     ClarifyEnforced,

@@ -15,18 +15,28 @@ Normalization (what counts as "the same token"):
   "7 pm" == "19:00"; "12 am" is "00:00", "12 pm" is "12:00". A time needs minutes or an am/pm ("10" alone is a
   number), and "10:30" without am/pm is 10:30 in the morning, so it never equals "10:30 p.m.".
 - section tokens by normalized text: "§ 4.2" == "§4.2" == "Section 4.2" == "Sec. 4.2"; "Article IV" == "Article 4".
-- codes (letters and digits mixed in one word: "5A", "B-12") compare casefolded, exactly.
+- codes (letters and digits mixed in one word: "5A", "B-12") compare casefolded, exactly. A fiscal or calendar
+  year code ("FY2019", "FY19", "FY 2019", "CY25") is the year itself: any quoted year 2019 supports "FY19" (two
+  digits read as 19xx from 50 on, else 20xx).
+- a scale after a figure ("€4,411m", "$1.2bn", "5 million", "592 thousand") keeps the figure and notes the scale:
+  the figure must be quoted with that scale stated in the quote or its table's headings ("(in millions)", "€m",
+  "$'000"), or the scaled value must be quoted ("$5,000,000" supports "$5 million"). The one-letter scales (k, m,
+  b) count only on money or on a figure with a separator or decimals, so "5B" stays a code and "10m" a code.
 
 Quotes are read leniently (`quote_keys`): every figure written in a quote counts, including the parts of a date
 ("2025" and "12" in "March 12, 2025") or of a time ("10" and "30" in "10:30 p.m."), and a figure's magnitude
-without its sign; only a percentage never supports the bare number. Answers are read strictly (`extract_tokens`):
-"22:00" in an answer is a time, and only a quoted time (in any spelling) supports it.
+without its sign; a figure in accounting parentheses ("(9,819)", "(248%)") is also its negative; a table cell of
+letter-spaced digits ("| 2 0 1 8 |", a PDF extraction artefact) is also the joined figure; only a percentage never
+supports the bare number. Answers are read strictly (`extract_tokens`): "22:00" in an answer is a time, and only a
+quoted time (in any spelling) supports it.
+
+Every pattern here runs in time linear in its text (a long hostile text costs milliseconds, not minutes).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -63,14 +73,42 @@ _SUB = r"\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*"
 _SECTION_RE = re.compile(rf"(?:§§?\s*|\bsec(?:tion|\.)?\s+)(?P<sec>{_SUB})", re.I)
 # Roman numerals upper case only, so "article did" is not Article 999.
 _ARTICLE_RE = re.compile(r"\b(?i:art(?:icle|\.))\s+(?P<art>[IVXLCDM]+|\d+)\b")
-_CODE_RE = re.compile(r"(?<![\w.$€£¥₹])(?=[A-Za-z-]*\d)(?=[\d-]*[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
+# The lookaheads are bounded (a code's letters come within 40 characters of its digits and back): unbounded, each
+# start in a run like "-1-1-1..." would read to the run's end, and a long run would cost quadratic time.
+_CODE_RE = re.compile(r"(?<![\w.$€£¥₹])(?=[A-Za-z-]{0,40}\d)(?=[\d-]{0,40}[A-Za-z])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\b")
 _ORDINAL_RE = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
+# "FY2019", "FY19", "FY 2019", "FY'19", "CY2025": a fiscal or calendar year
+_YEAR_CODE_RE = re.compile(r"(?<![\w.])(?:FY|CY)\s?['’]?(?P<year>\d{4}|\d{2})(?!\w|\.\d)", re.I)
 _FIGURE = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 _NUMBER_RE = re.compile(
     rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE})"
     r"(?P<pct>\s?%|\s+per\s?cent\b)?",
     re.I,
 )
+# A figure with its scale: "€4,411m", "$1.2bn", "5 million". One-letter scales only on money or a figure with a
+# separator or decimals (else "5B" is a unit code); see the module docstring.
+_SCALES = {
+    "k": 3,
+    "thousand": 3,
+    "m": 6,
+    "mn": 6,
+    "million": 6,
+    "b": 9,
+    "bn": 9,
+    "billion": 9,
+    "tn": 12,
+    "trillion": 12,
+}
+_SCALED_RE = re.compile(
+    rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE})"
+    r"(?:(?P<short>mn|bn|tn|[kmb])|\s?(?P<word>thousand|million|billion|trillion)s?)(?![\w])",
+    re.I,
+)
+# Scales a quote (or its table's headings) states for its figures: "(in millions)", "€m", "$'000", "£bn"
+_SCALE_WORD_RE = re.compile(r"\b(?P<word>thousand|million|billion|trillion)s?\b", re.I)
+_SCALE_UNIT_RE = re.compile(r"[$€£¥₹]\s?(?:(?P<short>mn|bn|tn|[kmb])\b|['’](?P<zeros>000)(?!\d))", re.I)
+# a table cell holding only letter-spaced digits: "| 2 0 1 8 |"
+_SPACED_CELL_RE = re.compile(r"(?<=\|)\s*(?P<digits>\d(?: \d){2,})\s*(?=\|)")
 # Citations inside the levels ("budget.md p.1 L3-L3", "doc://budget.md@v1#p.1 L3") are not claims.
 _LOCATOR_RE = re.compile(r"\bp\.\d+ L\d+(?:-L\d+)?\b|doc://[^\s#]*(?:#p\.\d+ L\d+(?:-L\d+)?)?")
 _HAS_DIGIT = re.compile(r"\d")
@@ -84,6 +122,7 @@ class Token:
     key: Key  # equal keys mean the same token
     start: int = 0
     end: int = 0
+    scale: int = 0  # the power of ten written after the figure ("4,411m": 6); the key holds the figure as written
 
     @property
     def number(self) -> Decimal | None:
@@ -142,8 +181,18 @@ def _time_key(m: re.Match[str]) -> str | None:
     return f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if second else "")
 
 
-def _free(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    return all(end <= a or b <= start for a, b in taken)
+class _Taken:
+    """Which characters of a text some token already covers: one byte a character, so asking whether a span is
+    free costs the span's length, not the number of tokens found so far (a long text has many)."""
+
+    def __init__(self, size: int) -> None:
+        self._mask = bytearray(size)
+
+    def free(self, start: int, end: int) -> bool:
+        return self._mask.find(1, start, end) == -1
+
+    def take(self, start: int, end: int) -> None:
+        self._mask[start:end] = b"\x01" * (end - start)
 
 
 def number_token(m: re.Match[str], offset: int = 0) -> Token | None:
@@ -157,43 +206,136 @@ def number_token(m: re.Match[str], offset: int = 0) -> Token | None:
     return Token(m.group(), kind, key, m.start() + offset, m.end() + offset)
 
 
+def _scaled_token(m: re.Match[str]) -> Token | None:
+    """A figure with its scale ("€4,411m"), or None when a one-letter scale does not apply (see `_SCALED_RE`)."""
+    value = parse_decimal(m["num"])
+    short = (m["short"] or "").lower()
+    if value is None or (len(short) == 1 and not m["cur"] and not any(c in m["num"] for c in ",.")):
+        return None
+    scale = _SCALES[short or (m["word"] or "").lower()]
+    kind: TokenKind = "money" if m["cur"] else "number"
+    return Token(m.group(), kind, ("num", -value if m["sign"] else value), m.start(), m.end(), scale)
+
+
+def _year_token(m: re.Match[str]) -> Token:
+    year = int(m["year"])
+    if len(m["year"]) == 2:
+        year += 1900 if year >= 50 else 2000
+    return Token(m.group(), "code", ("year", year), m.start(), m.end())
+
+
 def extract_tokens(text: str) -> list[Token]:
     """Every token of `text` that must be quoted, in reading order (strict: what an answer claims)."""
     return list(_extract(text))
 
 
-@lru_cache(maxsize=4096)  # one draft reads the same quotes several times; repairs re-read most of them
+_CACHED_CHARS = 4_000  # texts longer than this are read afresh each time rather than held in the cache
+
+
 def _extract(text: str) -> tuple[Token, ...]:
+    return _extract_cached(text) if len(text) <= _CACHED_CHARS else _read_tokens(text)
+
+
+@lru_cache(maxsize=4096)  # one draft reads the same quotes several times; repairs re-read most of them
+def _extract_cached(text: str) -> tuple[Token, ...]:
+    return _read_tokens(text)
+
+
+_DIGIT_RUN = re.compile(r"\d+")
+_SPACE = re.compile(r"\s")
+_REACH = 40  # characters a token reaches either side of its digits ("12th of September, 2025", "15 per cent")
+_WINDOWED = 200  # texts longer than this are read only around their digits
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of `text` a token with a digit can lie in: `_REACH` characters around each run of digits,
+    widened to whitespace so no token is cut, merged. Prose between figures is never scanned."""
+    spans: list[tuple[int, int]] = []
+    for m in _DIGIT_RUN.finditer(text):
+        start = max(0, m.start() - _REACH)
+        start = 0 if start == 0 else max(text.rfind(c, 0, start) for c in " \n\t") + 1
+        space = _SPACE.search(text, m.end() + _REACH)
+        end = space.start() if space is not None else len(text)
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _matches(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]] | None) -> Iterator[re.Match[str]]:
+    if windows is None:
+        yield from pattern.finditer(text)
+        return
+    for start, end in windows:
+        yield from pattern.finditer(text, start, end)
+
+
+# What each kind of token cannot do without, checked with a substring search before its pattern scans the text
+# (most prose holds no clock time, no section sign, no fiscal year): a shortcut, never a change of what is found.
+_MONTH_STEMS = tuple(_MONTHS)
+_CODE_HINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
+_SCALE_HINT = re.compile(r"\d(?:mn|bn|tn|[kmb])|thousand|million|billion|trillion", re.I)
+
+
+def _kinds_present(text: str) -> dict[str, bool]:
+    lower = text.lower()
+    return {
+        "section": "§" in text or "sec" in lower,
+        "article": "art" in lower,
+        "ymd": "-" in text,
+        "slash": "/" in text,
+        "month": any(stem in lower for stem in _MONTH_STEMS),
+        "time": ":" in text or "am" in lower or "pm" in lower or "a.m" in lower or "p.m" in lower,
+        "year": "fy" in lower or "cy" in lower,
+        "scale": _SCALE_HINT.search(text) is not None,
+        "code": _CODE_HINT.search(text) is not None,
+    }
+
+
+_DATE_NEEDS = {"ymd": "ymd", "slash": "slash", "mdy": "month", "dmy": "month", "my": "month"}
+
+
+def _read_tokens(text: str) -> tuple[Token, ...]:
     if not _HAS_DIGIT.search(text) and not _ARTICLE_RE.search(text):
         return ()  # every other kind of token needs a digit
-    taken: list[tuple[int, int]] = []
+    taken = _Taken(len(text))
     found: list[Token] = []
+    windows = _windows(text) if len(text) > _WINDOWED else None  # every kind but an article needs a digit
+    present = _kinds_present(text)
 
     def add(token: Token) -> None:
-        taken.append((token.start, token.end))
+        taken.take(token.start, token.end)
         found.append(token)
 
-    for m in _SECTION_RE.finditer(text):
+    for m in _matches(_SECTION_RE, text, windows) if present["section"] else ():
         add(Token(m.group(), "section", ("sec", m["sec"].lower()), m.start(), m.end()))
-    for m in _ARTICLE_RE.finditer(text):
+    for m in _ARTICLE_RE.finditer(text) if present["article"] else ():
         number = _roman(m["art"])
-        if number is not None and _free(taken, *m.span()):
+        if number is not None and taken.free(*m.span()):
             add(Token(m.group(), "section", ("art", number), m.start(), m.end()))
     for kind, pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(text):
+        for m in _matches(pattern, text, windows) if present[_DATE_NEEDS[kind]] else ():
             iso = _date_iso(kind, m)
-            if iso is not None and _free(taken, *m.span()):
+            if iso is not None and taken.free(*m.span()):
                 add(Token(m.group(), "date", ("date", iso), m.start(), m.end()))
-    for m in _TIME_RE.finditer(text):
+    for m in _matches(_TIME_RE, text, windows) if present["time"] else ():
         clock = _time_key(m)
-        if clock is not None and _free(taken, *m.span()):
+        if clock is not None and taken.free(*m.span()):
             add(Token(m.group(), "time", ("time", clock), m.start(), m.end()))
-    for m in _CODE_RE.finditer(text):
-        if not _ORDINAL_RE.fullmatch(m.group()) and _free(taken, *m.span()):
+    for m in _matches(_YEAR_CODE_RE, text, windows) if present["year"] else ():
+        if taken.free(*m.span()):
+            add(_year_token(m))
+    for m in _matches(_SCALED_RE, text, windows) if present["scale"] else ():
+        scaled = _scaled_token(m)
+        if scaled is not None and taken.free(*m.span()):
+            add(scaled)
+    for m in _matches(_CODE_RE, text, windows) if present["code"] else ():
+        if not _ORDINAL_RE.fullmatch(m.group()) and taken.free(*m.span()):
             add(Token(m.group(), "code", ("code", m.group().casefold().replace("-", "")), m.start(), m.end()))
-    for m in _NUMBER_RE.finditer(text):
+    for m in _matches(_NUMBER_RE, text, windows):
         token = number_token(m)
-        if token is not None and _free(taken, token.start, token.end):
+        if token is not None and taken.free(token.start, token.end):
             add(token)
     found.sort(key=lambda t: t.start)
     return tuple(found)
@@ -201,11 +343,21 @@ def _extract(text: str) -> tuple[Token, ...]:
 
 def clear_token_cache() -> None:
     """Forget remembered extractions (benchmarks measure the gate cold with this)."""
-    _extract.cache_clear()
+    _extract_cached.cache_clear()
+    _quote_keys_cached.cache_clear()
 
 
 def quote_keys(text: str) -> set[Key]:
-    """The keys a quote can support (lenient: see the module docstring)."""
+    """The keys a quote can support (lenient: see the module docstring). A fresh set: the caller may add to it."""
+    return set(_quote_keys_cached(text) if len(text) <= _CACHED_CHARS else _read_quote_keys(text))
+
+
+@lru_cache(maxsize=4096)  # the same quotes, headings and titles are read by several rules, and again on repair
+def _quote_keys_cached(text: str) -> frozenset[Key]:
+    return frozenset(_read_quote_keys(text))
+
+
+def _read_quote_keys(text: str) -> set[Key]:
     tokens = extract_tokens(text)
     keys: set[Key] = {t.key for t in tokens}
     for t in tokens:
@@ -213,14 +365,37 @@ def quote_keys(text: str) -> set[Key]:
             keys.add(("date", t.key[1][:7]))  # "March 12, 2025" also says "March 2025"
         if t.kind == "code":  # "FY2025" also says "2025"
             keys.update(("num", Decimal(d)) for d in re.findall(r"\d+(?:\.\d+)?", t.text))
-    percents = [(t.start, t.end) for t in tokens if t.kind == "percent"]
+    percents = _Taken(len(text))
+    for t in tokens:
+        if t.kind == "percent":
+            percents.take(t.start, t.end)
+            if _in_parentheses(text, t.start, t.end) and isinstance(t.key[1], Decimal):
+                keys.add(("pct", -t.key[1]))
+        if t.scale:
+            keys.add(("scale", t.scale))
     for m in _NUMBER_RE.finditer(text):
         value = parse_decimal(m["num"])
-        if value is None or m["pct"] or not _free(percents, m.start(), m.end()):
+        if value is None or m["pct"] or not percents.free(m.start(), m.end()):
             continue
         keys.add(("num", value))
-        keys.add(("num", -value if m["sign"] else value))
+        keys.add(("num", -value if m["sign"] or _in_parentheses(text, m.start(), m.end()) else value))
+    for m in _SPACED_CELL_RE.finditer(text):
+        keys.add(("num", Decimal(m["digits"].replace(" ", ""))))
+    for m in _YEAR_CODE_RE.finditer(text):
+        keys.add(_year_token(m).key)
+    keys |= {("year", int(v)) for kind, v in list(keys) if kind == "num" and isinstance(v, Decimal) and _is_year(v)}
+    keys |= {("scale", _SCALES[m["word"].lower()]) for m in _SCALE_WORD_RE.finditer(text)}
+    keys |= {("scale", 3 if m["zeros"] else _SCALES[m["short"].lower()]) for m in _SCALE_UNIT_RE.finditer(text)}
     return keys
+
+
+def _in_parentheses(text: str, start: int, end: int) -> bool:
+    """Accounting notation for a negative figure: "(9,819)", "(248%)"."""
+    return start > 0 and text[start - 1] == "(" and text[end : end + 1] == ")"
+
+
+def _is_year(value: Decimal) -> bool:
+    return value == value.to_integral_value() and 1900 <= value <= 2099
 
 
 def value_token(text: str) -> Token | None:
@@ -261,12 +436,19 @@ class TokenPool:
         self.calc_values.add(value)
 
     def supports(self, token: Token) -> bool:
+        number = token.number
+        if token.scale and number is not None:
+            # "€4,411m": 4,411 quoted under a stated scale (or recomputed from such figures), or 4,411,000,000 quoted
+            if ("num", number.scaleb(token.scale)) in self.keys:
+                return True
+            if ("scale", token.scale) not in self.keys:
+                return False
         if token.key in self.keys:
             return True
-        number = token.number
         if number is None:
             return False
         if token.kind == "percent":
-            # `a / b * 100` gives percentage points; calc's own `15%` is 0.15: accept either reading.
-            return number in self.calc_values or number / 100 in self.calc_values
+            # `a / b * 100` gives percentage points; calc's own `15%` is 0.15: accept either reading, and a
+            # change stated by its size ("fell by 22.22%" for a calc of -22.22)
+            return any(v in self.calc_values for v in (number, -number, number / 100, -number / 100))
         return number in self.calc_values or -number in self.calc_values

@@ -1,5 +1,8 @@
 """`validate_draft`: gather what the rules need from the store, run every rule, and score the draft.
 Milliseconds, no model, no embedding. `judge` is the same without the store, for inputs built by hand.
+
+Both fail closed on a draft past the gate's input bounds or deadline (`bounds.py`): the report blocks with an
+`input_bounds` finding, and no exception leaves the gate for it.
 """
 
 from __future__ import annotations
@@ -7,17 +10,48 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
+from quotebound.agent.gate.bounds import (
+    DEFAULT_BOUNDS,
+    Bounds,
+    DeadlineExceeded,
+    bounds_findings,
+    check_deadline,
+    deadline,
+    deadline_finding,
+)
 from quotebound.agent.gate.confidence import answer_confidence, citation_confidence, fact_confidence, secondary_only
-from quotebound.agent.gate.findings import GateReport
+from quotebound.agent.gate.findings import Finding, GateReport
 from quotebound.agent.gate.gather import gather_inputs
-from quotebound.agent.gate.inputs import GateInputs
-from quotebound.agent.gate.rules import run_rules
+from quotebound.agent.gate.inputs import GateInputs, Paraphrase
+from quotebound.agent.gate.rules import RULES
 from quotebound.tools.context import ToolContext
 
 
-def judge(inputs: GateInputs) -> GateReport:
-    """Run `RULES` over `inputs` and score each citation, fact and the answer from the gate's own checks."""
-    findings = run_rules(inputs)
+def blocked(draft: Draft, findings: list[Finding]) -> GateReport:
+    """A report that blocks with `findings` and gives every fact and citation confidence 0 (nothing was scored)."""
+    facts = draft.evidence.facts
+    return GateReport(
+        ok=False,
+        findings=findings,
+        fact_confidence=[0.0] * len(facts),
+        citation_confidence=[[0.0] * len(f.support) for f in facts],
+    )
+
+
+def judge(inputs: GateInputs, *, bounds: Bounds = DEFAULT_BOUNDS) -> GateReport:
+    """Run `RULES` over `inputs` and score each citation, fact and the answer from the gate's own checks.
+    A draft past `bounds`, or rules still running at the deadline, block with `input_bounds`."""
+    over = bounds_findings(inputs.draft, bounds)
+    if over:
+        return blocked(inputs.draft, over)
+    findings: list[Finding] = []
+    try:
+        with deadline(bounds.deadline_ms):
+            for rule in RULES:
+                check_deadline()
+                findings.extend(rule.check(inputs))
+    except DeadlineExceeded:
+        return blocked(inputs.draft, [*findings, deadline_finding(bounds.deadline_ms)])
     facts = inputs.draft.evidence.facts
     citations: list[list[float]] = []
     fact_scores: list[float] = []
@@ -51,22 +85,34 @@ def validate_draft(
     flagged: Mapping[str, Sequence[str]] | None = None,
     conflict_tolerance_pct: float = 1.0,
     question: str | None = None,
+    bounds: Bounds = DEFAULT_BOUNDS,
+    paraphrase: Paraphrase | None = None,
 ) -> GateReport:
     """Check `draft` against the corpus as `ctx`'s caller may see it (and the `bundles` resolved for it).
 
     `flagged` maps a source_id to the locators of lines flagged as instructional text (the bundles' own
     `instructional_text:<locator>` flags are added); a quote from such a line is never support. With the
-    `question` (and the details the user supplied), every word shown must also be grounded in it or in the
-    cited sources (`rules/grounding.py`); the graph always passes it. Returns a `GateReport` whose `ok` is True
-    when no finding blocks.
+    `question` (and the details the user supplied), each claim shown must also be supported by its own quotes,
+    the question naming its subject only (`rules/claim_support.py`); the graph always passes it. `paraphrase`
+    lets that rule accept close rewordings (the store's embedder, `paraphrase.paraphrase_scorer`). Returns a
+    `GateReport` whose `ok` is True when no finding blocks. A draft past `bounds` blocks before the store is
+    read; the deadline counts from here.
     """
-    inputs = gather_inputs(
-        draft,
-        bundles=bundles,
-        ctx=ctx,
-        gate=gate,
-        flagged=flagged,
-        conflict_tolerance_pct=conflict_tolerance_pct,
-        question=question,
-    )
-    return judge(inputs)
+    over = bounds_findings(draft, bounds)
+    if over:
+        return blocked(draft, over)
+    try:
+        with deadline(bounds.deadline_ms):
+            inputs = gather_inputs(
+                draft,
+                bundles=bundles,
+                ctx=ctx,
+                gate=gate,
+                flagged=flagged,
+                conflict_tolerance_pct=conflict_tolerance_pct,
+                question=question,
+                paraphrase=paraphrase,
+            )
+            return judge(inputs, bounds=bounds)
+    except DeadlineExceeded:  # while gathering (judge reports its own)
+        return blocked(draft, [deadline_finding(bounds.deadline_ms)])

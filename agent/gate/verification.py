@@ -34,6 +34,11 @@ class Verification:
     spans: tuple[LineSpan, ...] = ()  # the lines each occurrence of the quote covers
     detail: str = ""  # for NOT_VERBATIM: the text that is at the locator
     context: str = ""  # for OK: the text at the locator the quote was found in (its clauses, for the span rules)
+    # for OK, what frames the quote around its locator (`layout.py`): the hard-wrapped lines of its paragraph
+    # before and after the locator, and for a table row its table's headings composed per column
+    before: str = ""
+    after: str = ""
+    headings: str = ""
 
     @property
     def ok(self) -> bool:
@@ -61,7 +66,7 @@ def citation_finding(where: str, source_id: str, locator: str, check: Verificati
         code = FindingCode.QUOTE_NOT_VERBATIM
         message = (
             f"{where}: the quote is not verbatim at {source_id} {locator}, which reads: {shown!r}; copy the exact "
-            "words (quote_fetch returns them)"
+            "words (quote_fetch returns them), with a locator that spans every line the quote runs over"
         )
     else:
         code = FindingCode.REF_NOT_RESOLVED

@@ -1,57 +1,186 @@
-"""Words and vocabularies for the grounding rule (`rules/grounding.py`): which words of a text are checked, how
-two spellings of a word are matched, and which texts of a draft the user sees.
+"""Words, for the claim-support rule (`support.py`, `rules/claim_support.py`): which words of a claim carry what it
+asserts, how two spellings of one word are matched, and the few general categories of words that are read
+differently (function words, words about evidence and documents, words that name an attribute, and the words
+whose meaning must never be judged by closeness: polarity, modality, direction, months and number words).
 
-Words are compared on a light stem ("leases" = "lease", "monthly" = "month"), or on a shared six-letter prefix
-("preauthorized" = "preauthorization"). A content word has three letters or more, no digits, and is not a
-function word.
+Words are compared on a light stem ("leases" = "lease", "monthly" = "month"), on a base without a derivational
+suffix ("shorter" = "short", "repayment" = "repay"), or on a shared six-letter prefix ("preauthorized" =
+"preauthorization"). A content word has three letters or more, no digits, and
+is not a function word.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
-from quotebound.agent.core.contracts import Draft
-from quotebound.agent.gate.tokens import mask
-
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+# A word: letters, joined by an apostrophe ("Owner's") or an ampersand ("S&P", "AT&T"); hyphens split words.
+WORD: Final = re.compile(r"[^\W\d_]+(?:['’&][^\W\d_]+)*", re.UNICODE)
 _MIN_LETTERS: Final = 3
 _PREFIX: Final = 6
 
-STOPWORDS: Final = frozenset(
-    """about above after again against all also although among and any are aren't because been before being below
-    between both but can cannot could couldn't did didn't does doesn't doing done down during each either else
-    ever every few for from further had hadn't has hasn't have haven't having her here hers herself him himself his
-    how however into its itself just let's may might more most must mustn't myself neither nor not now off once
-    one only other others ought our ours ourselves out over own per same shall shan't she should shouldn't since
-    some such than that that's the their theirs them themselves then there there's therefore these they this those
-    though through thus too under until upon very was wasn't were weren't what what's when where whether which while
-    who whom whose why will with within without won't would wouldn't yet you you're your yours yourself yourselves
-    its it's i'm i've we're we've they're they've""".split()
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Function words: determiners, pronouns, auxiliaries, prepositions, conjunctions and the commonest adverbs. They
+# connect what a claim asserts; they assert nothing of their own (polarity and modality among them are held to
+# the quote by the meaning rule, not here).
+STOPWORDS: Final = _words(
+    """about above across after afterwards again against all almost along already also although always among amongst
+    and another any anyone anything anyway are aren't around because been before being below beside besides between
+    both but can can't cannot could couldn't did didn't does doesn't doing don't done down during each either else
+    elsewhere enough etc even ever every everyone everything few for from further had hadn't has hasn't have haven't
+    having he's hence her here here's hereby herein hers herself him himself his how however i'll i'm i've into
+    isn't it'll it's its itself just let's many may maybe meanwhile might more moreover most mostly much must
+    mustn't myself namely needn't neither never nor not now off often once one ones only onto other others otherwise
+    ought our ours ourselves out over own per perhaps quite rather same several shall shan't she she's should
+    shouldn't since some somehow something sometimes still such than that that's the their theirs them themselves
+    then thence there there'll there's thereafter thereby therefore therein these they they'll they're they've this
+    those though through throughout thus too toward towards under unless until upon very via was wasn't we'll we're
+    we've were weren't what what's whatever when whenever where where's whereas whereby wherein wherever whether
+    which while who who's whoever whole whom whose why will with within without won't would wouldn't yet you you'll
+    you're your yours yourself yourselves"""
 )
 
-# How answers talk about evidence: what quotebound's own drafts and a careful model say around the quotes.
-FRAMING: Final = frozenset(
-    """according amount amounts analysis annual annually answer answered answers apply applies asked available
-    based beyond calc calculated calculation citation citations cite cited cites compute computed conclude
-    confirm conflict conflicting contextual could cover covered covers daily defer defers depend depends derived
-    detail details difference differ differs disagree disagreement disagrees divided document documents enough
-    evidence exact explicitly figure figures find found full gap gaps given give hundred indicate indicates
-    information insufficient less line lines list listed lists marked mention mentioned mentions missing monthly
-    multiplied none note noted notes number numbers partial partially passage passages percent percentage plus
-    points precise precisely primary provide provided question questions quote quoted quotes quoting record
-    recorded records relying rely replace replacing report reported reports response result results retrieved
-    said say says secondary section see share shown shows source sources specified specify state stated statement
-    states still supplied supply support supported supports term terms tolerance total twelve unclear unknown
-    value values verbatim verified weekly weight yearly minus times""".split()
+# Words for talking about evidence and documents, and for answering: what a careful answer says around its quotes
+# ("according to the table", "the relevant line reads", "the footnote states", "yes"). They describe where a claim
+# comes from, not what it asserts.
+EVIDENCE_WORDS: Final = _words(
+    """according accordingly add added addendum adds agree agreed agrees analysis answer answered answers appendix
+    article articles asked attached available based beyond calc calculated calculation calculations call called
+    calls caption cell cells chapter citation citations cite cited cites clause clauses column columns compare
+    compared compares comparison compute computed computing conclude concluded conclusion confirm confirmed confirms
+    conflict conflicting conflicts consistent contain contained contains context contextual contradict contradicts
+    cover covered covers data defer defers define defined defines definition depend depends derive derived described
+    describes detail detailed details differ different differently differs directly disagree disagreed disagreement
+    disagrees disclosed discloses document documented documents entries entry evidence exact exactly example excerpt
+    excerpts exhibit explicit explicitly express expressly figure figures find finds footnote footnotes found gap
+    gaps given gives giving header heading headings identical inconsistent indicate indicated indicates information
+    insufficient item items label labeled labelled line lines list listed listing lists match matches mention
+    mentioned mentions missing name named names none note noted notes number numbered numbers page pages paragraph
+    paragraphs part partial partially passage passages per precise precisely present presented presents primary
+    provide provided provides providing provision provisions question questions quote quoted quotes quoting read
+    reading reads refer reference referenced references refers relevant rely relying report reported reporting
+    reports response result results retrieved row rows rule rules said say saying says schedule secondary section
+    sections see sentence sentences set sets sheet show shown shows source sources specific specified specifies
+    specify state stated statement statements states stating subsection supplied supply support supported supports
+    table tables term terms text texts title titled tolerance unclear unknown verbatim verified versus wording words
+    written yes"""
+)
+
+# Nouns for documents and their parts: what "one", "two", "a second" count when they count sources, not facts.
+DOCUMENT_NOUNS: Final = _words(
+    """article articles column columns document documents entries entry excerpt excerpts footnote footnotes line
+    lines note notes page pages paragraph paragraphs passage passages quote quotes report reports row rows section
+    sections source sources table tables version versions"""
+)
+
+# Privative words: they deny what follows them ("for lack of a quorum", "fails to pay"), as a negator does; a claim
+# may use them for a quote's "no quorum is present" or "not paid" (the meaning rule holds the polarity).
+PRIVATIVES: Final = _words("""absence absent fail failed failing fails failure lack lacked lacking lacks""")
+
+# Light verbs and their particles: verbs that carry little meaning of their own, the noun or figure after them
+# carries it ("quiet hours run from ...", "the budget puts $X into", "sets aside", "takes a two-thirds vote").
+LIGHT_VERBS: Final = _words(
+    """applied applies apply applying aside away back be became become becomes bring brings brought came come comes
+    coming did do does forth gave get gets give gives go goes going gone got gotten had has have held hold holds
+    keep keeps kept made make makes place placed places put puts putting ran run running runs set sets setting stand
+    stands stood take taken takes taking took went"""
+)
+
+# Words that name an arithmetic derivation ("the change", "averaged", "a ratio of", "add up to"): what a verified
+# calc did, said in words; the calc's own operands and result are held by the span and calc rules.
+DERIVATION_WORDS: Final = _words(
+    """add added adding adds average averaged averages calculate calculated change changed changes combine combined
+    compute computed difference differences divide divided dividing growth mean minus multiplied multiply
+    percent percentage percentages plus point points proportion ratio ratios result round rounded rounding
+    rounds subtract subtracted sum summed times together total totals"""
+)
+
+# Periods a figure is counted over: a verified calc that converts between them (by 12, 52, 365 ...) may name them
+# ("the monthly figure" for an annual quote divided by 12).
+PERIOD_WORDS: Final = _words("""annual annually daily hourly monthly quarterly weekly yearly""")
+
+# Number words, by value: a claim may spell a figure its quotes or its verified calc give in digits ("twelve" for
+# "12"), and the other way round.
+NUMBER_WORDS: Final = {
+    word: n
+    for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+     "dozen": 12, "twice": 2, "double": 2}  # fmt: skip
+
+# Scale words of a figure, and how tables abbreviate them ("€m", "$bn", "'000"): a figure's scale is read from its
+# quote, its table's header or its caption.
+SCALES: Final = {
+    "thousand": re.compile(r"\bthousands?\b|(?:[$€£¥]\s?|\d\s?)k\b|['’]000", re.I),
+    "million": re.compile(r"\bmillions?\b|(?:[$€£¥]\s?|\d\s?)(?:m|mn|mln)\b|\b(?:mn|mln)\b", re.I),
+    "billion": re.compile(r"\bbillions?\b|(?:[$€£¥]\s?|\d\s?)bn?\b|\bbn\b", re.I),
+    "trillion": re.compile(r"\btrillions?\b|(?:[$€£¥]\s?|\d\s?)tr?n\b|\btrn\b", re.I),
+}
+
+# Dimension nouns and the adjectives a quote measures them with ("38 meters tall" gives the lighthouse's height).
+DIMENSIONS: Final = {
+    "height": ("tall", "high"), "width": ("wide", "broad"), "length": ("long",), "depth": ("deep",),
+    "weight": ("heavy",), "age": ("old",), "distance": ("far", "away"), "size": ("big", "large", "small"),
+}  # fmt: skip
+
+# Generic nouns for an organization: a quote in the first person plural ("we", "our") is the document's author
+# speaking, whom a claim names in the third person ("the company's assets" for "our assets").
+ORGANIZATION_WORDS: Final = _words(
+    """association business companies company corporation enterprise entity firm group organisation organization"""
+)
+FIRST_PERSON_PLURAL: Final = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.I)
+
+# Words that name an attribute of a subject: a fact's key, a conflict's key or a gap's need ("board size",
+# "discount rate method", "review frequency") names the slot it fills with them, and asserts nothing by doing so.
+ATTRIBUTE_WORDS: Final = _words(
+    """age amount amounts area basis cap category cause ceiling change changes cost count date dates deadline depth
+    detail distance duration effect end extent fee frequency height identity kind length level limit location manner
+    maximum meaning method minimum name names nature number owner payment percentage period place policy price
+    procedure process purpose quantity quota range rate ratio reason requirement requirements role scope share size
+    source speed start status sum term threshold timing total type types unit value values volume weight width"""
+)
+
+# Words whose meaning closeness must never decide: "permitted" is close to "prohibited", "December" to "January",
+# "rose" to "fell". Polarity and modality, direction and comparison, months and weekdays, and number words are
+# supported only by the same word (up to inflection) in the quote; named entities and figures are held the same
+# way elsewhere.
+STRICT_WORDS: Final = _words(
+    """above after all allow allowed allows always annual annually any approve approved april august ban banned bans
+    before below bigger billion both can cannot could daily december decline declined declines decrease decreased
+    decreases decreasing denied deny different disapprove double down dozen drop dropped drops each earlier early
+    eight eighteen eighth eighty either eleven eligible entitled equal every exceed exceeded exceeds except exempt
+    exempted fall fallen falling falls february fell few fewer fifteen fifth fifty first five forbid forbidden
+    forbids former forty four fourteen fourth friday gain gained greater grew grow grown growth half higher highest
+    hundred illegal increase increased increases increasing ineligible invalid january july june larger last late
+    later latter lawful least legal less longer loss lost lower lowest mandatory many march maximum may might
+    million minimum monday monthly more most must need needs neither never next nine nineteen ninety ninth no nobody
+    none nor not nothing november nowhere obligatory october often one only optional over permission permit permits
+    permitted previous prior prohibit prohibited prohibition prohibits quarter quarterly rarely reduce reduced
+    reduction refuse refused require required requirement requires restrict restricted restricts rise risen rises
+    rising rose same saturday seldom september seven seventeen seventh seventy several shall shorter should single
+    six sixteen sixth sixty smaller some sometimes sunday ten tenth third thirteen thirty thousand three thrice
+    thursday trillion triple tuesday twelve twenty twice two under unlawful unless up usually valid void waive
+    waived waiver waives wednesday weekly without would yearly zero"""
 )
 
 
+def fold(word: str) -> str:
+    """The word casefolded, with a typographic apostrophe made plain."""
+    return word.casefold().replace("’", "'")
+
+
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A light suffix-stripping stem: enough to match plurals, past tenses, -ing forms and -ly adverbs."""
-    w = word.casefold().replace("’", "'").removesuffix("'s").removesuffix("'")
+    w = fold(word).removesuffix("'s").removesuffix("'")
     for suffix, keep in (("sses", "ss"), ("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("ly", ""), ("s", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not (suffix == "s" and w.endswith(("ss", "us", "is"))):
             w = w[: len(w) - len(suffix)] + keep
@@ -59,59 +188,75 @@ def stem(word: str) -> str:
     return w[:-1] if w.endswith("e") and len(w) > 3 else w  # "charge" = "charged" = "charg"
 
 
+# Derivational suffixes that turn a word into a noun or an adjective of the same meaning ("repayment" = "repay",
+# "ownership" = "owner" = "own"): stripped, at most twice, down to a base of three letters or more.
+_DERIVATIONAL: Final = {
+    "ment": 3, "ship": 3, "er": 3, "ness": 4, "ity": 4, "ation": 4, "ion": 4, "al": 4, "ance": 4, "ence": 4,
+    "or": 4, "est": 4,
+}  # suffix: the shortest base it may leave  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def stems(word: str) -> tuple[str, ...]:
+    """The stems `word` may match: its own, and its bases without a derivational suffix ("shorter": "short",
+    "ownership": "owner", "own"; "repayment": "repay")."""
+    found = [stem(word)]
+    frontier = list(dict.fromkeys([fold(word).removesuffix("'s"), found[0]]))
+    for _ in range(2):
+        bases = [
+            w[: -len(s)]
+            for w in frontier
+            for s, least in _DERIVATIONAL.items()
+            if w.endswith(s) and len(w) - len(s) >= least
+        ]
+        bases += [b[:-1] for b in bases if len(b) > 3 and b[-1] == b[-2]]  # "bigger" -> "bigg" -> "big"
+        found += [stem(b) for b in bases] + bases
+        frontier = bases
+    return tuple(dict.fromkeys(found))
+
+
+def is_content(word: str) -> bool:
+    """A word that may carry what a claim asserts: three letters or more and not a function word."""
+    return len(word) >= _MIN_LETTERS and fold(word) not in STOPWORDS
+
+
 def content_words(text: str) -> list[str]:
-    """The words of `text` the rule checks: letters only, three or more, no function words."""
-    return [
-        w for w in _WORD.findall(text) if len(w) >= _MIN_LETTERS and w.casefold().replace("’", "'") not in STOPWORDS
-    ]
+    """The content words of `text`, in order (figures and short words are not words here)."""
+    return [w for w in WORD.findall(text) if is_content(w)]
+
+
+def in_category(word: str, category: frozenset[str]) -> bool:
+    """`word` (or its stem) belongs to `category`."""
+    w = fold(word)
+    return w in category or stem(w) in _stemmed(category)
+
+
+@lru_cache(maxsize=8)
+def _stemmed(category: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(w) for w in category)
 
 
 @dataclass
 class Vocabulary:
-    """Stems (and long-word prefixes) of every word that may be shown."""
+    """Stems (and long-word prefixes) of every word of some texts."""
 
     stems: set[str] = field(default_factory=set)
     prefixes: set[str] = field(default_factory=set)
 
     def add(self, text: str) -> None:
-        for word in _WORD.findall(text):
+        for word in WORD.findall(text):
             s = stem(word)
             self.stems.add(s)
             if len(s) >= _PREFIX:
                 self.prefixes.add(s[:_PREFIX])
 
-    def copy(self) -> Vocabulary:
-        return Vocabulary(set(self.stems), set(self.prefixes))
-
     def covers(self, word: str) -> bool:
-        s = stem(word)
-        return s in self.stems or (len(s) >= _PREFIX and s[:_PREFIX] in self.prefixes)
+        return any(s in self.stems or (len(s) >= _PREFIX and s[:_PREFIX] in self.prefixes) for s in stems(word))
 
 
-FRAMING_VOCABULARY: Final = Vocabulary()
-FRAMING_VOCABULARY.add(" ".join(FRAMING))
-
-
-def shown_texts(draft: Draft) -> Iterator[tuple[str, str, int | None]]:
-    """(where, text, fact index) of everything model-written the user may see."""
-    levels, evidence = draft.levels, draft.evidence
-    yield from (("level1", levels.level1, None), ("level2", levels.level2, None), ("level3", levels.level3, None))
-    yield ("evidence.answer", evidence.answer, None)
-    yield ("evidence.analysis", evidence.analysis, None)
-    for i, fact in enumerate(evidence.facts):
-        yield from ((f"fact {i} text", fact.text, i), (f"fact {i} value", fact.value or "", i))
-        yield (f"fact {i} key", fact.key or "", i)
-    for k, conflict in enumerate(evidence.conflicts):
-        yield (f"conflict {k} key", conflict.key, None)
-        yield (f"conflict {k} notes", f"{conflict.delta} {conflict.notes}", None)
-        for m, value in enumerate(conflict.values):
-            yield (f"conflict {k} value {m}", value.value, None)
-    for j, gap in enumerate(evidence.gaps):
-        yield (f"gap {j}", gap.need, None)
-    yield ("extractions", " ".join(evidence.extractions.entities), None)
-
-
-def ungrounded(text: str, vocab: Vocabulary, citations: Iterable[str]) -> list[str]:
-    """The words of `text` (citations blanked out) that `vocab` does not cover, each once, in order."""
-    missing = [w for w in content_words(mask(text, citations)) if not vocab.covers(w)]
-    return list(dict.fromkeys(w.casefold() for w in missing))
+@lru_cache(maxsize=2048)
+def vocabulary_of(text: str) -> Vocabulary:
+    """The vocabulary of one text (cached: a draft reads the same quotes for many claims, and repairs again)."""
+    vocab = Vocabulary()
+    vocab.add(text)
+    return vocab

@@ -218,12 +218,12 @@ def test_an_insufficient_evidence_report_names_the_terms_as_the_question_wrote_t
     ask: Callable[..., Draft], ctx: ToolContext, question: str
 ) -> None:
     from quotebound.agent.gate.gather import gather_inputs
-    from quotebound.agent.gate.rules import grounding
+    from quotebound.agent.gate.rules import claim_support
 
     draft = ask(question)
     assert draft.evidence.mode == "report_insufficient_evidence" and not draft.evidence.facts
-    # Nothing is cited, so only the question and the gate's framing words ground the report's text.
-    assert grounding.check(gather_inputs(draft, bundles=[], ctx=ctx, question=question)) == []
+    # Nothing is cited: the report names the question's terms only where it says what is missing (its gap).
+    assert claim_support.check(gather_inputs(draft, bundles=[], ctx=ctx, question=question)) == []
 
 
 @pytest.mark.parametrize(

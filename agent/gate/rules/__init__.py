@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from quotebound.agent.gate.findings import Finding
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules import (
+    answerhood,
     calc,
     citations,
+    claim_support,
     clarify,
     conflicts_in_bundles,
     conflicts_reported,
-    grounding,
     instructional,
     listed_conflicts,
+    meaning,
     quote_clause,
     quote_size,
     schema,
@@ -48,10 +50,12 @@ RULES: tuple[Rule, ...] = (
     Rule("instructional", instructional.check),
     Rule("calc", calc.check),
     Rule("span_alignment", span_alignment.check),
+    Rule("meaning", meaning.check),
     Rule("listed_conflicts", listed_conflicts.check),
     Rule("conflicts_reported", conflicts_reported.check),
     Rule("conflicts_in_bundles", conflicts_in_bundles.check),
-    Rule("grounding", grounding.check),
+    Rule("claim_support", claim_support.check),
+    Rule("answerhood", answerhood.check),
     Rule("secondary_only", secondary_only.check),
 )
 

@@ -1,69 +1,89 @@
-"""Conflicts in the bundles: a line of the resolved evidence that states, for a fact's key, a value of the same
-kind that differs from the fact's must be listed in `evidence.conflicts` with the fact's own value, its source
-and a locator covering that line.
+"""Conflicts in the bundles: when a readable line of the resolved evidence gives, for the slot of a value the draft
+states, a different value, the draft lists the two values together in `evidence.conflicts`.
 
-The model saw that line. Answering from one passage while another passage it was given says otherwise is an
-omitted conflict, even if the model never quoted the other one. A line counts as stating a value for the key
-when it mentions every content word of the key and the value sits near one of them; lines flagged as
-instructional text are never read, and a value another fact already states is left to `conflicts_reported`.
+The model was given that line. Answering from one passage while another passage it was given says otherwise is
+an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote: the slot is read
+from the sentences themselves (`slots.py`), numbers, money, percentages and dates within `tolerance_pct`, and
+names too ("born in Paris" against "born in Lyon"). Lines flagged as instructional text are never read, and a
+value another fact of the draft states is left to `conflicts_reported`.
 """
 
 from __future__ import annotations
 
-from quotebound.agent.gate.conflicts import (
-    Value,
-    bundle_lines,
-    competing_values,
-    covers,
-    differs,
-    fact_value,
-    group_key,
-    keyed_values,
-    lists_value,
-    parse_value,
-)
+from collections.abc import Sequence
+
+from quotebound.agent.core.contracts import Conflict
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, values_differ
+from quotebound.agent.gate.stated import Stated, agrees, evidence_values, is_subject, needles, stated_values
+
+
+def listed_together(conflicts: Sequence[Conflict], a: Occurrence, b: Occurrence, tolerance_pct: float) -> bool:
+    """Some listed conflict gives both values (each side is verified by `listed_conflicts`)."""
+    return any(
+        any(agrees(v.value, a, tolerance_pct) for v in c.values)
+        and any(agrees(v.value, b, tolerance_pct) for v in c.values)
+        for c in conflicts
+    )
+
+
+def _stated_elsewhere(stated: Sequence[Stated], other: Occurrence, tolerance_pct: float) -> bool:
+    """The draft itself states `other`'s value (a name at least as fully: "Louisiana" does not state "New
+    Orleans, Louisiana")."""
+    return any(
+        s.occurrence.family == other.family
+        and not values_differ(s.occurrence, other, tolerance_pct)
+        and other.name_words <= s.occurrence.name_words
+        for s in stated
+    )
 
 
 def check(inputs: GateInputs) -> list[Finding]:
-    draft, tolerance_pct = inputs.draft, inputs.tolerance_pct
-    lines = list(bundle_lines(inputs.bundles))
-    conflicts = draft.evidence.conflicts
-    groups = keyed_values(draft)
+    question = question_terms(inputs.question)
+    tolerance = inputs.tolerance_pct
+    conflicts = inputs.draft.evidence.conflicts
+    stated = stated_values(inputs)
+    if not stated:
+        return []
+    names = any(s.occurrence.family == "name" for s in stated)
+    evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, needles(stated)))
     findings: list[Finding] = []
-    reported: set[tuple[str, str, int, int, object]] = set()
-    for i, fact in enumerate(draft.evidence.facts):
-        value = fact_value(fact)
-        if value is None or not fact.key:
-            continue
-        group = group_key(fact.key)
-        for line, token in competing_values(value, fact.key, lines, inputs.flagged, tolerance_pct):
-            competitor = Value(token.text, token.kind, token)
-            if any(not differs(competitor, other, tolerance_pct) for _, other in groups[group]):
-                continue  # another fact states it: conflicts_reported covers the pair
-            seen = (group, line.source_id, line.page, line.line, token.key)
+    reported: set[tuple[str, str, str]] = set()
+    for s in stated:
+        mine = s.occurrence
+        # A sentence that also states the draft's value for its slot agrees with it: its other values are about
+        # something else ("the seventh studio album by the American music duo Carpenters").
+        agreeing = {
+            e.occurrence.sentence
+            for e in evidence
+            if e.occurrence.family == mine.family
+            and not values_differ(mine, e.occurrence, tolerance)
+            and mine.name_words <= e.occurrence.name_words
+            and (e.occurrence.sentence == mine.sentence or same_slot(mine, e.occurrence, question) is None)
+        }
+        for e in evidence:
+            other = e.occurrence
+            if other.family != mine.family or other.sentence in agreeing or is_subject(other, question):
+                continue
+            if not values_differ(mine, other, tolerance):
+                continue
+            if same_slot(mine, other, question, one_source=e.source_id == s.source_id) is not None:
+                continue
+            if _stated_elsewhere(stated, other, tolerance) or listed_together(conflicts, mine, other, tolerance):
+                continue
+            seen = (s.where, mine.text.casefold(), other.text.casefold())
             if seen in reported:
                 continue
             reported.add(seen)
-            listed = any(
-                lists_value(c.values, value, tolerance_pct)
-                and any(
-                    covers(v, line.source_id, line.page, line.line)
-                    and not differs(parse_value(v.value), competitor, tolerance_pct)
-                    for v in c.values
+            findings.append(
+                Finding(
+                    code=FindingCode.CONFLICT_OMITTED,
+                    message=f"{e.source_id} {e.locator} states {other.text!r} where {s.where} states {mine.text!r} "
+                    f"({s.source_id} {s.locator}), for the same subject; list both values in evidence.conflicts "
+                    "with their quotes and locators, or answer with both",
+                    fact_index=s.fact_index,
+                    token=other.text,
                 )
-                for c in conflicts
             )
-            if not listed:
-                findings.append(
-                    Finding(
-                        code=FindingCode.CONFLICT_OMITTED,
-                        message=f"{line.source_id} {line.locator} states {token.text!r} for {fact.key!r}, which "
-                        f"differs from fact {i}'s {value.text!r}; list both values in evidence.conflicts with "
-                        f"their quotes and locators",
-                        fact_index=i,
-                        token=token.text,
-                    )
-                )
     return findings

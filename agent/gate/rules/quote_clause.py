@@ -1,7 +1,8 @@
 """Quote clause: a quote never starts or ends inside a clause in a way that leaves out the clause's negator or
 qualifier. "pet may be kept for breeding" is verbatim in "No pet may be kept for breeding", and says the opposite.
 
-The text at the quote's locator (`Verification.context`, read by `gather.py`) is split into clauses
+The text at the quote's locator (`Verification.context`, read by `gather.py`), read on across the hard-wrapped
+lines of its paragraph before and after the locator (`Verification.before` / `.after`), is split into clauses
 (`clauses.py`: at . ; : ! ?, table cells and new blocks; a hard-wrapped line continues its clause). For the
 clauses the quote starts and ends in, the words the quote leaves out (a word it cuts in two counts as left out)
 must hold no polarity word: a negator ("no", "not", "never", "nor", "none", "without", "cannot", "-n't" ...) or a
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -38,11 +40,12 @@ def is_polarity(word: str) -> bool:
     return w in POLARITY_WORDS or w.endswith("n't")
 
 
-def dropped_qualifiers(quote: str, context: str) -> tuple[list[str], str]:
-    """(the polarity words `quote` leaves out of the clauses it is cut from in `context`, those clauses); nothing
-    when some occurrence of the quote leaves none out (or the quote is not there: the citations rule reports that)."""
+def dropped_qualifiers(quote: str, context: str, before: str = "", after: str = "") -> tuple[list[str], str]:
+    """(the polarity words `quote` leaves out of the clauses it is cut from in `context`, read on across the
+    paragraph's lines `before` and `after` it, and those clauses); nothing when some occurrence of the quote leaves
+    none out (or the quote is not there: the citations rule reports that)."""
     first: tuple[list[str], str] | None = None
-    for cut in cuts(quote, context):
+    for cut in cuts(quote, context, before, after):
         dropped = [w for w in cut.left_out(_WORD) if is_polarity(w)]
         if not dropped:
             return [], ""
@@ -53,7 +56,9 @@ def dropped_qualifiers(quote: str, context: str) -> tuple[list[str], str]:
 def check(inputs: GateInputs) -> list[Finding]:
     findings: list[Finding] = []
     for cited in verified_quotes(inputs):
-        dropped, clause = dropped_qualifiers(cited.quote, cited.verification.context)
+        check_deadline()
+        v = cited.verification
+        dropped, clause = dropped_qualifiers(cited.quote, v.context, v.before, v.after)
         if not dropped:
             continue
         words = ", ".join(dict.fromkeys(repr(w) for w in dropped))

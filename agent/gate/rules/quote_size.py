@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -32,21 +33,24 @@ def carrying_tokens(text: str) -> list[str]:
     ]
 
 
-def too_small(quote: str, context: str) -> bool:
-    """Whether `quote`, found in `context` (the text at its locator), is too small to carry a claim."""
+def too_small(quote: str, context: str, before: str = "", after: str = "") -> bool:
+    """Whether `quote`, found in `context` (the text at its locator, whose paragraph goes on in the hard-wrapped
+    lines `before` and `after` it), is too small to carry a claim."""
     tokens = carrying_tokens(quote)
     if len(tokens) >= MIN_TOKENS:
         return False
     if not tokens or not any(c.isdigit() for c in tokens[0]):
         return True
     # one figure: enough only where it is its clause's one token (some occurrence leaves nothing of it out)
-    return not any(not cut.left_out(_TOKEN) for cut in cuts(quote, context))
+    return not any(not cut.left_out(_TOKEN) for cut in cuts(quote, context, before, after))
 
 
 def check(inputs: GateInputs) -> list[Finding]:
     findings: list[Finding] = []
     for cited in verified_quotes(inputs):
-        if not too_small(cited.quote, cited.verification.context):
+        check_deadline()
+        v = cited.verification
+        if not too_small(cited.quote, v.context, v.before, v.after):
             continue
         what = "is only whitespace" if not cited.quote.strip() else f"{cited.quote!r} is too small to carry a claim"
         findings.append(

@@ -3,14 +3,17 @@ verified quote, or is a value the gate recomputed itself from quoted operands.
 
 Figures are what a reader acts on, and the easiest thing for a model to get subtly wrong ("$352" for "$325").
 A figure in a fact must come from that fact's own quotes (or its verified calc); a figure in the levels, the
-answer or the analysis may come from any verified quote of the draft. The source ids of verified quotes are
-masked first, so the digits in a name like "minutes-2025.md" are not claims; the draft's `citations_index` masks
-nothing (`inputs.cited_ids`).
+answer or the analysis may come from any verified quote of the draft. A quote is read with what frames it: the
+title of its source ("the FY2025 budget" under "Annual Budget, Fiscal Year 2025") and, for a table row, its table's
+headings (the year, date and unit of each column: `layout.py`). The source ids of verified quotes are masked
+first, so the digits in a name like "minutes-2025.md" are not claims; the draft's `citations_index` masks nothing
+(`inputs.cited_ids`).
 """
 
 from __future__ import annotations
 
 from quotebound.agent.core.contracts import Fact
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.derivation import calc_operands, derived_value, fact_pool
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs, cited_ids
@@ -31,10 +34,15 @@ def _add_derivation(pool: TokenPool, fact: Fact, own: TokenPool) -> None:
 def build_pools(inputs: GateInputs) -> tuple[TokenPool, list[TokenPool]]:
     """(the union over all verified quotes and derivations, each fact's own pool)."""
     evidence = inputs.draft.evidence
+    titles = {s.source_id: s.title for s in inputs.sources}
     union = TokenPool.empty()
     per_fact: list[TokenPool] = []
     for fact, checks in zip(evidence.facts, inputs.support_checks, strict=True):
-        own = fact_pool(fact, checks)
+        check_deadline()
+        own = fact_pool(fact, checks)  # the quotes, with their tables' headings
+        for support, check in zip(fact.support, checks, strict=True):
+            if check.ok and titles.get(support.source_id):
+                own.add_quote(titles[support.source_id])
         quoted = TokenPool(set(own.keys), set())
         _add_derivation(own, fact, quoted)
         union.keys |= own.keys
@@ -44,10 +52,14 @@ def build_pools(inputs: GateInputs) -> tuple[TokenPool, list[TokenPool]]:
         for value, verification in zip(conflict.values, checks, strict=True):
             if verification.ok:
                 union.add_quote(value.quote)
+                for frame in (verification.headings, titles.get(value.source_id, "")):
+                    if frame:
+                        union.add_quote(frame)
     return union, per_fact
 
 
 def _unsupported(where: str, text: str, pool: TokenPool, cited: set[str], fact: int | None) -> list[Finding]:
+    check_deadline()
     findings: list[Finding] = []
     seen: set[object] = set()
     for token in extract_tokens(mask(text, cited)):

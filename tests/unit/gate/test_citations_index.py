@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from quotebound.agent.core.contracts import CitationIndexEntry, Conflict, ConflictValue, Draft, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs, SourceLine, cited_ids
-from quotebound.agent.gate.rules import grounding, span_alignment
+from quotebound.agent.gate.rules import claim_support, span_alignment
 from quotebound.agent.gate.validate import judge
 from quotebound.agent.gate.verification import Status, Verification
 
@@ -42,10 +42,10 @@ def test_a_false_sentence_listed_as_a_citation_is_still_checked(
     false = "The late charge is waived for a first late payment."
     draft = draft_saying(make_draft, f"{LATE} {false}", false)
     found = make_inputs(draft, question=QUESTION, cited_lines=LINES)
-    ungrounded = grounding.check(found)
-    assert [f.code for f in ungrounded] == [FindingCode.UNGROUNDED_TEXT, FindingCode.UNGROUNDED_TEXT]
-    assert "'waived'" in ungrounded[0].message
-    assert FindingCode.UNGROUNDED_TEXT in codes(found) and not judge(found).ok
+    unsupported = claim_support.check(found)
+    assert [f.code for f in unsupported] == [FindingCode.UNSUPPORTED_CLAIM, FindingCode.UNSUPPORTED_CLAIM]
+    assert "'waived'" in unsupported[0].message
+    assert FindingCode.UNSUPPORTED_CLAIM in codes(found) and not judge(found).ok
 
 
 def test_a_false_figure_listed_as_a_citation_is_still_checked(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from quotebound.agent.core.contracts import CalcDerivation, Draft, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -81,3 +83,89 @@ def test_a_wrong_result_from_an_invented_operand_reports_both(
 ) -> None:
     found = codes(make_inputs(make_draft(derived("340 * 12", "4000"))))
     assert found == [(FindingCode.CALC_MISMATCH, "4000"), (FindingCode.CALC_OPERAND_UNQUOTED, "340")]
+
+
+ROW = "| Discount rate | 4.00% | 3.75% | 1.90% | 2.80% |"
+COSTS = "| Defined contribution schemes | 166 | 178 | 192 |"
+
+
+def over(quote: str, expr: str, value: str, make_draft: Callable[..., Draft]) -> Draft:
+    support = Support(source_id="report.md", locator="p.1 L14-L14", quote=quote)
+    return make_draft(Fact(text=f"It is {value}.", support=[support], calc=CalcDerivation(expr=expr, value=value)))
+
+
+@pytest.mark.parametrize(
+    ("expr", "value"),
+    [
+        ("(166 + 178) / 2", "172"),  # an average's count
+        ("round((166 + 178 + 192) / 3, 2)", "178.67"),
+        ("round((166 - 178) / 178 * 100, 2)", "-6.74"),  # a percentage change
+        ("round(100 * (166 - 178) / 178, 2)", "-6.74"),
+        ("round((166 / 178 - 1) * 100, 2)", "-6.74"),  # a growth factor's 1 beside a ratio
+        ("166 * 12", "1992"),  # a unit conversion as a factor
+    ],
+)
+def test_operands_that_are_the_shape_of_the_arithmetic_need_no_quote(
+    expr: str, value: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert codes(make_inputs(over(COSTS, expr, value, make_draft))) == []
+
+
+@pytest.mark.parametrize(
+    ("expr", "value", "unquoted"),
+    [
+        ("(166 + 178) / 3", "114.6666666666666666666666666666667", "3"),  # not the count of the summed terms
+        ("(166 + 178 + 192) / 2", "268", "2"),
+        ("166 + 12", "178", "12"),  # a conversion constant added: an invented figure
+        ("166 - 100", "66", "100"),
+        ("166 + 1", "167", "1"),  # a 1 with no rate beside it
+        ("2 * 166", "332", "2"),  # a doubling is no shape: the 2 is a figure
+    ],
+)
+def test_shape_constants_count_only_where_the_shape_holds(
+    expr: str,
+    value: str,
+    unquoted: str,
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+) -> None:
+    assert codes(make_inputs(over(COSTS, expr, value, make_draft))) == [(FindingCode.CALC_OPERAND_UNQUOTED, unquoted)]
+
+
+def test_a_growth_factors_1_stands_beside_a_quoted_rate(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    quote = "The fee of $166 rises by 5% a year."
+    assert codes(make_inputs(over(quote, "166 * (1 + 5%)", "174.3", make_draft))) == []
+    assert codes(make_inputs(over(quote, "166 * (1 + 6%)", "175.96", make_draft))) == [
+        (FindingCode.CALC_OPERAND_UNQUOTED, "6%")
+    ]
+
+
+def test_an_operand_may_be_a_quoted_percentage_written_as_its_number(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # percentage points: the row says 4.00% and 1.90%; `4.00% - 1.90%` would be calc's 0.021
+    assert codes(make_inputs(over(ROW, "4.00 - 1.90", "2.1", make_draft))) == []
+    assert codes(make_inputs(over(ROW, "round((4 - 3.75) / 3.75 * 100, 2)", "6.67", make_draft))) == []
+    assert codes(make_inputs(over(ROW, "4.10 - 1.90", "2.2", make_draft))) == [
+        (FindingCode.CALC_OPERAND_UNQUOTED, "4.10")
+    ]
+
+
+def test_a_quoted_figure_does_not_support_a_percent_operand(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert codes(make_inputs(over(COSTS, "1000 * 166%", "1660", make_draft))) == [
+        (FindingCode.CALC_OPERAND_UNQUOTED, "166%")
+    ]
+
+
+def test_an_operand_may_come_from_its_rows_table_headings(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = over(COSTS, "2019 - 2017", "2", make_draft)
+    headed = Verification(Status.OK, 1.0, 1.0, "primary", ((1, 58, 58),), context=COSTS, headings="2019 | 2018 | 2017")
+    assert codes(make_inputs(draft, checks={(0, 0): headed})) == []
+    unquoted = [(FindingCode.CALC_OPERAND_UNQUOTED, "2019"), (FindingCode.CALC_OPERAND_UNQUOTED, "2017")]
+    assert codes(make_inputs(draft)) == unquoted

@@ -1,4 +1,9 @@
-"""The conflicts-in-bundles rule: a competing value in the resolved evidence is listed with its place."""
+"""The conflicts-in-bundles rule: a readable line giving another value for the slot of a stated value is listed.
+
+The slot is read from the sentences, never from the fact's `key`: a fact without a key is held to the rule (the
+$325.00 answer that shipped while a resolved bundle said $340.00), and look-alike lines about another subject
+(an adjourned meeting's quorum, a cap, a yearly budget line) never force a conflict.
+"""
 
 from __future__ import annotations
 
@@ -9,66 +14,105 @@ from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules import conflicts_in_bundles
 
-BUDGET = "The monthly assessment is $325.00 per unit."
-NOTICE = "From July 2025 the monthly assessment is $340.00 per unit."
-FACT = Fact(
-    text=BUDGET,
-    support=[Support(source_id="budget.md", locator="p.1 L3-L3", quote=BUDGET)],
-    key="monthly assessment",
-    value="$325.00",
-)
+BUDGET = "Monthly regular assessment per Unit: $325.00."
+MINUTES = "The Treasurer noted that the FY2025 budget sets the monthly regular assessment at $340.00 per Unit."
+QUESTION = "What is the monthly assessment?"
 
 
-def notice(make_bundle: Callable[..., EvidenceBundle]) -> EvidenceBundle:
-    return make_bundle("notice.md", ["# Notice", "", NOTICE])
+def fact(text: str = "$325.00.", quote: str = BUDGET, source_id: str = "budget.md", **fields: str) -> Fact:
+    support = Support(source_id=source_id, locator="p.1 L3-L3", quote=quote)
+    return Fact.model_validate({"text": text, "support": [support], **fields})
 
 
-def listed(locator: str = "p.1 L3-L3", source_id: str = "notice.md") -> Conflict:
+def bundle(
+    make_bundle: Callable[..., EvidenceBundle], line: str = MINUTES, source_id: str = "minutes.md"
+) -> EvidenceBundle:
+    return make_bundle(source_id, ["# Minutes", "", line])
+
+
+def listed(first: str = "$325.00", second: str = "$340.00") -> Conflict:
     return Conflict(
-        key="monthly assessment",
+        key="anything",
         values=[
-            ConflictValue(value="$325.00", source_id="budget.md", locator="p.1 L3-L3", quote=BUDGET),
-            ConflictValue(value="$340.00", source_id=source_id, locator=locator, quote=NOTICE),
+            ConflictValue(value=first, source_id="budget.md", locator="p.1 L3-L3", quote=BUDGET),
+            ConflictValue(value=second, source_id="minutes.md", locator="p.1 L3-L3", quote=MINUTES),
         ],
     )
 
 
-def test_a_fact_alone_with_agreeing_evidence_passes(
+def test_a_fact_without_a_key_stating_one_value_while_a_bundle_gives_another_is_blocked(
     make_draft: Callable[..., Draft],
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    bundles = (make_bundle("budget.md", ["# Budget", "", BUDGET]),)
-    assert conflicts_in_bundles.check(make_inputs(make_draft(FACT), bundles=bundles)) == []
-
-
-def test_an_omitted_competing_value_is_blocked_with_its_place(
-    make_draft: Callable[..., Draft],
-    make_inputs: Callable[..., GateInputs],
-    make_bundle: Callable[..., EvidenceBundle],
-) -> None:
-    findings = conflicts_in_bundles.check(make_inputs(make_draft(FACT), bundles=(notice(make_bundle),)))
+    inputs = make_inputs(make_draft(fact()), bundles=(bundle(make_bundle),), question=QUESTION)
+    findings = conflicts_in_bundles.check(inputs)
     assert [(f.code, f.fact_index, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, 0, "$340.00")]
-    assert findings[0].message.startswith("notice.md p.1 L3-L3 states '$340.00' for 'monthly assessment'")
+    assert findings[0].message.startswith("minutes.md p.1 L3-L3 states '$340.00' where fact 0 states '$325.00'")
 
 
-def test_the_competing_value_listed_at_its_line_passes(
+def test_the_key_does_not_matter(
     make_draft: Callable[..., Draft],
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    draft = make_draft(FACT, conflicts=[listed()])
-    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(notice(make_bundle),))) == []
+    for key in ("budget figure", "monthly assessment", "zzz"):
+        draft = make_draft(fact(key=key, value="$325.00"))
+        findings = conflicts_in_bundles.check(make_inputs(draft, bundles=(bundle(make_bundle),)))
+        assert [f.code for f in findings] == [FindingCode.CONFLICT_OMITTED], key
 
 
-def test_listing_it_at_the_wrong_place_does_not_count(
+def test_the_answer_is_held_to_it_too(
     make_draft: Callable[..., Draft],
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    for wrong in (listed(locator="p.1 L1-L2"), listed(source_id="other.md")):
-        inputs = make_inputs(make_draft(FACT, conflicts=[wrong]), bundles=(notice(make_bundle),))
-        assert [f.code for f in conflicts_in_bundles.check(inputs)] == [FindingCode.CONFLICT_OMITTED]
+    draft = make_draft(fact(text="The budget is the source."), answer="It is $325.00 a month.")
+    findings = conflicts_in_bundles.check(make_inputs(draft, bundles=(bundle(make_bundle),), question=QUESTION))
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "$340.00")]
+
+
+def test_the_conflict_listed_with_both_values_passes(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    draft = make_draft(fact(), conflicts=[listed()])
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(bundle(make_bundle),), question=QUESTION)) == []
+    other = make_draft(fact(), conflicts=[listed(second="$350.00")])
+    assert conflicts_in_bundles.check(make_inputs(other, bundles=(bundle(make_bundle),), question=QUESTION)) != []
+
+
+def test_a_name_given_differently_by_another_source_is_blocked(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    paris = "Jean Dupont was born in Paris in 1901."
+    draft = make_draft(fact(text="Jean Dupont was born in Paris.", quote=paris, source_id="a.txt"))
+    lyon = bundle(make_bundle, "Jean Dupont was born in Lyon in 1901.", "b.txt")
+    inputs = make_inputs(draft, bundles=(lyon,), question="Where was Jean Dupont born?")
+    assert [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)] == [(FindingCode.CONFLICT_OMITTED, "Lyon")]
+    agreeing = bundle(make_bundle, "Jean Dupont was born in Paris, France in 1901.", "c.txt")
+    inputs = make_inputs(draft, bundles=(agreeing,), question="Where was Jean Dupont born?")
+    assert conflicts_in_bundles.check(inputs) == []
+
+
+def test_lines_about_another_subject_never_force_a_conflict(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    normal = "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Interests attend."
+    draft = make_draft(fact(text="The quorum is 25%.", quote=normal, source_id="bylaws.md"))
+    others = [
+        "At an adjourned meeting the quorum is Owners holding at least 15% of the Interests.",  # another meeting
+        "Owners holding 60% of the Interests may amend the Declaration.",  # another vote
+        "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Interests attend.",
+    ]
+    bundles = tuple(bundle(make_bundle, line, f"doc{i}.md") for i, line in enumerate(others))
+    inputs = make_inputs(draft, bundles=bundles, question="What is the quorum for an owners' meeting?")
+    assert conflicts_in_bundles.check(inputs) == []
 
 
 def test_a_flagged_instructional_line_is_never_read(
@@ -76,7 +120,8 @@ def test_a_flagged_instructional_line_is_never_read(
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    inputs = make_inputs(make_draft(FACT), bundles=(notice(make_bundle),), flagged=frozenset({("notice.md", 1, 3)}))
+    flagged = frozenset({("minutes.md", 1, 3)})
+    inputs = make_inputs(make_draft(fact()), bundles=(bundle(make_bundle),), flagged=flagged, question=QUESTION)
     assert conflicts_in_bundles.check(inputs) == []
 
 
@@ -85,7 +130,7 @@ def test_the_tolerance_comes_from_the_inputs(
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    inputs = make_inputs(make_draft(FACT), bundles=(notice(make_bundle),), tolerance_pct=5.0)
+    inputs = make_inputs(make_draft(fact()), bundles=(bundle(make_bundle),), tolerance_pct=5.0, question=QUESTION)
     assert conflicts_in_bundles.check(inputs) == []
 
 
@@ -94,10 +139,15 @@ def test_a_value_another_fact_states_is_left_to_conflicts_reported(
     make_inputs: Callable[..., GateInputs],
     make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    other = Fact(
-        text=NOTICE,
-        support=[Support(source_id="notice.md", locator="p.1 L3-L3", quote=NOTICE)],
-        key="monthly assessment",
-        value="$340.00",
-    )
-    assert conflicts_in_bundles.check(make_inputs(make_draft(FACT, other), bundles=(notice(make_bundle),))) == []
+    other = fact(text="$340.00 per Unit.", quote=MINUTES, source_id="minutes.md")
+    inputs = make_inputs(make_draft(fact(), other), bundles=(bundle(make_bundle),), question=QUESTION)
+    assert conflicts_in_bundles.check(inputs) == []
+
+
+def test_a_value_no_verified_quote_states_is_not_compared(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    draft = make_draft(fact(text="$310.00.", quote="Assessments are due on the first of the month."))
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(bundle(make_bundle),), question=QUESTION)) == []

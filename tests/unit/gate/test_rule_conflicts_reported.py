@@ -1,4 +1,8 @@
-"""The conflicts-reported rule: facts of one key that disagree are listed together."""
+"""The conflicts-reported rule: two values the draft states for one slot that disagree are listed together.
+
+The slot comes from each value's quote sentence, so facts without keys, or with keys worded apart, are held to the
+rule; values of different subjects and calc results never compete.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,9 @@ def quote(value: str) -> str:
     return f"The monthly assessment is {value} per unit."
 
 
-def fact(value: str, source_id: str, key: str = "monthly assessment") -> Fact:
+def fact(value: str, source_id: str, key: str | None = None) -> Fact:
     support = Support(source_id=source_id, locator="p.1 L3-L3", quote=quote(value))
-    return Fact(text=quote(value), support=[support], key=key, value=value)
+    return Fact(text=quote(value), support=[support], key=key)
 
 
 def side(value: str, source_id: str) -> ConflictValue:
@@ -24,17 +28,18 @@ def side(value: str, source_id: str) -> ConflictValue:
 
 
 def test_facts_that_agree_pass(make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]) -> None:
-    draft = make_draft(fact("$325.00", "a.md"), fact("325", "b.md"), fact("$325.00", "c.md"))
+    draft = make_draft(fact("$325.00", "a.md"), fact("$325", "b.md"), fact("$325.00", "c.md"))
     assert conflicts_reported.check(make_inputs(draft)) == []
 
 
-def test_an_omitted_disagreement_is_blocked(
+def test_facts_without_keys_or_with_keys_worded_apart_that_disagree_are_blocked(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
-    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md", key="Assessment, monthly"))
-    findings = conflicts_reported.check(make_inputs(draft))
-    assert [(f.code, f.fact_index, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, 1, "$340.00")]
-    assert "'$325.00' (a.md p.1 L3-L3) and '$340.00' (b.md p.1 L3-L3)" in findings[0].message
+    for keys in ((None, None), ("monthly assessment", "dues"), ("x", "x")):
+        draft = make_draft(fact("$325.00", "a.md", keys[0]), fact("$340.00", "b.md", keys[1]))
+        findings = conflicts_reported.check(make_inputs(draft, question="What is the monthly assessment?"))
+        assert [(f.code, f.fact_index, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, 1, "$340.00")]
+        assert "'$325.00' (a.md p.1 L3-L3) and '$340.00' (b.md p.1 L3-L3)" in findings[0].message
 
 
 def test_a_disagreement_listed_with_both_values_passes(
@@ -61,9 +66,11 @@ def test_the_tolerance_comes_from_the_inputs(
     assert conflicts_reported.check(make_inputs(draft, tolerance_pct=1.0)) != []
 
 
-def test_different_keys_and_calc_facts_do_not_compete(
+def test_different_subjects_and_calc_facts_do_not_compete(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
+    deposit = "The pool key deposit is $150.00 per household."
+    pool = Fact(text=deposit, support=[Support(source_id="b.md", locator="p.1 L3-L3", quote=deposit)])
     yearly = fact("$3,900", "a.md").model_copy(update={"calc": CalcDerivation(expr="325 * 12", value="3900")})
-    draft = make_draft(fact("$325.00", "a.md"), fact("$150.00", "b.md", key="pool deposit"), yearly)
-    assert conflicts_reported.check(make_inputs(draft)) == []
+    draft = make_draft(fact("$325.00", "a.md"), pool, yearly)
+    assert conflicts_reported.check(make_inputs(draft, question="What is the monthly assessment?")) == []

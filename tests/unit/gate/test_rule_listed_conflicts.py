@@ -1,4 +1,5 @@
-"""The listed-conflicts rule: each side of a listed conflict is a verified quote that states its value."""
+"""The listed-conflicts rule: each side of a listed conflict is a verified quote stating its value, the sides are
+a real disagreement about one slot, and a delta that gives a figure is their difference."""
 
 from __future__ import annotations
 
@@ -15,24 +16,37 @@ NOTICE = "From July 2025 the monthly assessment is $340.00 per unit."
 FACT = Fact(text=BUDGET, support=[Support(source_id="budget.md", locator="p.1 L3-L3", quote=BUDGET)])
 
 
-def conflict(second: str = "$340.00", quote: str = NOTICE) -> Conflict:
+def conflict(
+    second: str = "$340.00", quote: str = NOTICE, first: str = "$325.00", first_quote: str = BUDGET, delta: str = ""
+) -> Conflict:
     return Conflict(
         key="monthly assessment",
         values=[
-            ConflictValue(value="$325.00", source_id="budget.md", locator="p.1 L3-L3", quote=BUDGET),
+            ConflictValue(value=first, source_id="budget.md", locator="p.1 L3-L3", quote=first_quote),
             ConflictValue(value=second, source_id="notice.md", locator="p.1 L3-L3", quote=quote),
         ],
+        delta=delta,
     )
+
+
+def codes(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs], c: Conflict, **fields: object
+) -> list[FindingCode]:
+    return [f.code for f in listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[c]), **fields))]
 
 
 def test_a_real_conflict_passes(make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]) -> None:
     assert listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[conflict()]))) == []
+    assert codes(make_draft, make_inputs, conflict(), question="What is the monthly assessment?") == []
 
 
 def test_a_value_written_differently_from_its_quote_still_passes(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
     assert listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[conflict("340")]))) == []
+    five = "The manager reported that five Units are currently leased."
+    seven = "The clerk reported that 7 Units are currently leased."
+    assert codes(make_draft, make_inputs, conflict("7", seven, first="five", first_quote=five)) == []
 
 
 def test_a_value_its_quote_does_not_state_is_blocked(
@@ -48,11 +62,11 @@ def test_a_value_its_quote_does_not_state_is_blocked(
 def test_a_string_value_must_be_in_its_quote(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
-    named = conflict("Acme  landscaping", "The contractor is ACME Landscaping, Inc.")
-    assert listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[named]))) == []
-    invented = conflict("Apex Landscaping", "The contractor is ACME Landscaping, Inc.")
-    findings = listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[invented])))
-    assert [f.code for f in findings] == [FindingCode.CONFLICT_VALUE_UNQUOTED]
+    acme, green = "The contractor is ACME Landscaping, Inc.", "The contractor is Green Thumb Landscaping."
+    named = conflict("Acme  landscaping", acme, first="Green Thumb Landscaping", first_quote=green)
+    assert codes(make_draft, make_inputs, named) == []
+    invented = conflict("Apex Gardens", acme, first="Green Thumb Landscaping", first_quote=green)
+    assert codes(make_draft, make_inputs, invented) == [FindingCode.CONFLICT_VALUE_UNQUOTED]
 
 
 def test_a_fabricated_side_is_blocked_like_a_fabricated_support(
@@ -62,11 +76,72 @@ def test_a_fabricated_side_is_blocked_like_a_fabricated_support(
     findings = listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[conflict()]), conflict_checks=forged))
     assert [(f.code, f.fact_index) for f in findings] == [(FindingCode.QUOTE_NOT_VERBATIM, None)]
     assert findings[0].message.startswith("conflict 0 ('monthly assessment') value 1: the quote is not verbatim")
-
-
-def test_a_side_citing_an_unknown_source_is_blocked(
-    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
-) -> None:
     unknown = {(0, 0): Verification(Status.UNKNOWN_SOURCE)}
     findings = listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[conflict()]), conflict_checks=unknown))
     assert [f.code for f in findings] == [FindingCode.UNKNOWN_SOURCE]
+
+
+# --- not a real disagreement -----------------------------------------------------------------------------------
+
+
+def test_two_quorums_of_two_meetings_are_not_a_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    normal = "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Interests attend."
+    adjourned = "At an adjourned meeting the quorum is Owners holding at least 15% of the Interests."
+    fake = conflict("15%", adjourned, first="25%", first_quote=normal)
+    for question in (None, "What is the quorum for an owners' meeting?"):
+        findings = listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[fake]), question=question))
+        assert [f.code for f in findings] == [FindingCode.CONFLICT_NOT_REAL]
+        assert "'25%' vs '15%' is not a disagreement about one subject" in findings[0].message
+
+
+def test_the_same_value_twice_is_not_a_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    same = conflict("$325", "The budget sets the monthly assessment at $325 per unit.")
+    assert codes(make_draft, make_inputs, same) == [FindingCode.CONFLICT_NOT_REAL]
+
+
+def test_unrelated_lines_and_two_figures_of_one_sentence_are_not_a_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    unrelated = conflict("$150.00", "The pool key deposit is $150.00 per household.")
+    assert codes(make_draft, make_inputs, unrelated) == [FindingCode.CONFLICT_NOT_REAL]
+    line = "The parish was founded in 1856, the present church building was completed in 1951."
+    one_sentence = conflict("1951", line, first="1856", first_quote=line)
+    assert codes(make_draft, make_inputs, one_sentence) == [FindingCode.CONFLICT_NOT_REAL]
+    kinds = conflict("12%", "Unpaid assessments bear interest at 12% per year.")
+    assert codes(make_draft, make_inputs, kinds) == [FindingCode.CONFLICT_NOT_REAL]
+
+
+def test_two_documents_naming_two_people_for_one_role_are_a_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    names = conflict(
+        "Marisol Ortega",
+        "Social Committee chair: Marisol Ortega, Unit 3A",
+        first="Ellen Marsh",
+        first_quote="Social Committee chair: Ellen Marsh.",
+    )
+    assert codes(make_draft, make_inputs, names, question="Who chairs the Social Committee?") == []
+
+
+# --- delta --------------------------------------------------------------------------------------------------------
+
+
+def test_a_delta_must_be_the_difference_of_the_values(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    for right in ("$15.00", "15", "4.6%", "4.4%", "the second is higher"):
+        assert codes(make_draft, make_inputs, conflict(delta=right)) == [], right
+    findings = listed_conflicts.check(make_inputs(make_draft(FACT, conflicts=[conflict(delta="$25.00")])))
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CALC_MISMATCH, "$25.00")]
+    born = conflict(
+        "July 15, 1905",
+        "Bryan was born on July 15, 1905.",
+        first="February 8, 1900",
+        first_quote="Bryan was born on February 8, 1900.",
+    )
+    assert codes(make_draft, make_inputs, born.model_copy(update={"delta": "5 years"})) == []
+    assert codes(make_draft, make_inputs, born.model_copy(update={"delta": "3 years"})) == [FindingCode.CALC_MISMATCH]

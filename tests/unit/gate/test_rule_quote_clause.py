@@ -99,3 +99,62 @@ def test_a_quote_that_failed_verification_is_left_to_the_citations_rule(
     fact = Fact(text="x", support=[Support(source_id="rules.md", locator="p.1 L47-L48", quote="pet may be kept")])
     forged = {(0, 0): Verification(Status.NOT_VERBATIM, 1.0, 0.0, "primary", detail=PETS)}
     assert quote_clause.check(make_inputs(make_draft(fact), checks=forged)) == []
+
+
+def framed(context: str, before: str = "", after: str = "") -> Verification:
+    return Verification(Status.OK, 1.0, 1.0, "primary", ((1, 48, 48),), context=context, before=before, after=after)
+
+
+def check_framed(
+    quote: str, v: Verification, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> list[tuple[FindingCode, int | None, bool]]:
+    fact = Fact(text=quote, support=[Support(source_id="rules.md", locator="p.1 L48-L48", quote=quote)])
+    return [
+        (f.code, f.fact_index, f.blocking)
+        for f in quote_clause.check(make_inputs(make_draft(fact), checks={(0, 0): v}))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("quote", "v"),
+    [
+        # the locator names the second line of a wrapped sentence; its clause starts on the line before
+        ("pet may be kept for breeding.", framed("pet may be kept for breeding.", before="No")),
+        ("kept for breeding.", framed("kept for breeding.", before="Pets are welcome, but no pet may be")),
+        # the locator names the first line; the clause's qualifier is on the next
+        ("Guests may park in the visitor spaces", framed("Guests may park in the visitor spaces", after="only.")),
+        ("Boats, trailers and campers may", framed("Boats, trailers and campers may", after="not be parked here.")),
+    ],
+)
+def test_a_quote_is_read_with_its_wrapped_lines_around_the_locator(
+    quote: str, v: Verification, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert check_framed(quote, v, make_draft, make_inputs) == BLOCKED
+    bare = Verification(Status.OK, 1.0, 1.0, "primary", ((1, 48, 48),), context=v.context)
+    assert check_framed(quote, bare, make_draft, make_inputs) == []  # the locator's line alone hides the cut
+
+
+@pytest.mark.parametrize(
+    ("quote", "v"),
+    [
+        # the lines around close their own sentences: the quote's sentence is whole
+        ("Cats may be kept.", framed("Cats may be kept.", before="No dogs are allowed.", after="Never feed wildlife.")),
+        # a heading or a list item starts its own block: its words are not the quote's clause
+        ("Pets may be kept indoors.", framed("Pets may be kept indoors.", before="## No smoking")),
+        ("Owners may lease a Unit.", framed("Owners may lease a Unit.", after="- No short-term rentals.")),
+        # a whole wrapped sentence quoted across the locator's lines is fine
+        ("No pet may be kept for breeding.", framed("No pet may be\nkept for breeding.")),
+    ],
+)
+def test_neighbouring_sentences_and_blocks_are_not_the_quotes_clause(
+    quote: str, v: Verification, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert check_framed(quote, v, make_draft, make_inputs) == []
+
+
+def test_an_occurrence_in_the_neighbouring_lines_is_not_the_quotes(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # "may be kept" is whole in the line before, but the quote was verified at the locator, where it is cut
+    v = framed("No pets may be kept on balconies.", before="Pets may be kept indoors.")
+    assert check_framed("pets may be kept on balconies.", v, make_draft, make_inputs) == BLOCKED

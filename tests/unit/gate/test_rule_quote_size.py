@@ -95,3 +95,16 @@ def test_a_quote_that_failed_verification_is_left_to_the_citations_rule(
 ) -> None:
     forged = {(0, 0): Verification(Status.NOT_VERBATIM, 1.0, 0.0, "primary", detail="x")}
     assert quote_size.check(make_inputs(make_draft(fact("e")), checks=forged)) == []
+
+
+def test_a_lone_figure_is_read_with_the_wrapped_line_before_it(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # the locator's line holds only "2018." but it ends a sentence that starts on the line before
+    wrapped = Verification(
+        Status.OK, 1.0, 1.0, "primary", ((1, 52, 52),), context="2018.", before="The NAND line was discontinued in"
+    )
+    findings = quote_size.check(make_inputs(make_draft(fact("2018.")), checks={(0, 0): wrapped}))
+    assert [f.code for f in findings] == [FindingCode.QUOTE_TOO_SMALL]
+    alone = Verification(Status.OK, 1.0, 1.0, "primary", ((1, 52, 52),), context="2018.", before="Year closed:")
+    assert quote_size.check(make_inputs(make_draft(fact("2018.")), checks={(0, 0): alone})) == []

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from quotebound.agent.core.contracts import CalcDerivation, Conflict, ConflictValue, Draft, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
-from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo
 from quotebound.agent.gate.rules import span_alignment
 from quotebound.agent.gate.verification import Status, Verification
 
@@ -100,3 +100,57 @@ def test_a_verified_conflict_value_may_be_said_in_the_levels(
     assert tokens(make_inputs(draft)) == []
     forged = {(0, 1): Verification(Status.NOT_VERBATIM, 1.0, 0.0, "primary", detail="x")}
     assert tokens(make_inputs(draft, conflict_checks=forged)) == [("$340.00", None)]
+
+
+ROW = "| Value added tax receivables, net, noncurrent | 592 | 519 |"
+HEADINGS = "December 31, 2019 | December 31, 2018"  # "| | December 31, | |" over "| | 2019 | 2018 |"
+
+
+def headed(headings: str) -> Verification:
+    return Verification(Status.OK, 1.0, 1.0, "primary", ((1, 13, 13),), context=ROW, headings=headings)
+
+
+def test_a_table_row_is_read_under_its_headings(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = make_draft(
+        fact(ROW, "report.md", text="VAT receivables were 592 at December 31, 2019."),
+        level1="592 in 2019 against 519 in 2018.",
+    )
+    assert tokens(make_inputs(draft, checks={(0, 0): headed(HEADINGS)})) == []
+    assert tokens(make_inputs(draft)) == [("2019", None), ("2018", None), ("December 31, 2019", 0)]
+
+
+def test_headings_state_no_figure_of_the_row(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = make_draft(fact(ROW, "report.md", text="VAT receivables were 529 at December 31, 2019."))
+    assert tokens(make_inputs(draft, checks={(0, 0): headed(HEADINGS)})) == [("529", 0)]
+
+
+def test_a_quote_is_read_under_its_sources_title(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    draft = make_draft(
+        fact(ASSESSMENT, text="The FY2025 budget sets the assessment at $325.00."),
+        level1="The FY2025 budget says $325.00.",
+    )
+    titled = SourceInfo("budget.md", "Cedar Hollow — Annual Budget, Fiscal Year 2025")
+    other = SourceInfo("minutes.md", "Minutes of the 2026 annual meeting")
+    assert tokens(make_inputs(draft, sources=(titled, other))) == []
+    assert tokens(make_inputs(draft, sources=(other,))) == [("FY2025", None), ("FY2025", 0)]
+
+
+def test_a_scale_is_stated_by_the_headings_or_the_quote(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    row = "| Free cash flow | 4,411 | 4,044 |"
+    draft = make_draft(fact(row, "report.md", text="Free cash flow was €4,411m in 2019."), level1="€4,411m.")
+    in_millions = Verification(
+        Status.OK, 1.0, 1.0, "primary", ((1, 36, 36),), context=row, headings="2019 €m | 2018 €m"
+    )
+    assert tokens(make_inputs(draft, checks={(0, 0): in_millions})) == []
+    in_thousands = Verification(
+        Status.OK, 1.0, 1.0, "primary", ((1, 36, 36),), context=row, headings="2019 €'000 | 2018 €'000"
+    )
+    assert tokens(make_inputs(draft, checks={(0, 0): in_thousands})) == [("€4,411m", None), ("€4,411m", 0)]

@@ -30,7 +30,7 @@ ORDER = [
     "listed_conflicts",
     "conflicts_reported",
     "conflicts_in_bundles",
-    "grounding",
+    "claim_support",
     "secondary_only",
 ]
 QUOTE = "The monthly assessment is $325.00 per unit."

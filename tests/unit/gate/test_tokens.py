@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quotebound.agent.gate.tokens import Token, TokenPool, extract_tokens, mask, operand_key, quote_keys, value_token
+from quotebound.agent.gate import tokens as tokens_module
+from quotebound.agent.gate.tokens import (
+    Token,
+    TokenPool,
+    extract_tokens,
+    mask,
+    operand_key,
+    quote_keys,
+    value_token,
+)
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -153,3 +162,123 @@ def test_a_quoted_time_supports_each_of_its_spellings_and_nothing_else() -> None
     assert all(t.kind == "time" for t in extract_tokens(said)[:11])
     assert ("num", Decimal("22")) not in quote_keys("at 10:00 p.m.")  # the quote wrote 10, never 22
     assert ("time", "22:00") not in quote_keys("at 10 tonight, 22 guests")  # numbers never support a time
+
+
+def pool_of(*quotes: str) -> TokenPool:
+    pool = TokenPool.empty()
+    for quote in quotes:
+        pool.add_quote(quote)
+    return pool
+
+
+def supported(text: str, *quotes: str) -> bool:
+    pool = pool_of(*quotes)
+    return all(pool.supports(t) for t in extract_tokens(text))
+
+
+@pytest.mark.parametrize("spelling", ["FY2019", "FY19", "FY 2019", "fy19", "FY'19", "CY2019"])
+def test_a_fiscal_year_code_is_its_year(spelling: str) -> None:
+    assert key(spelling) == ("year", 2019)
+    assert supported(f"Net profit in {spelling}.", "| | 30 June 2019 | 30 June 2018 |")
+    assert supported(f"The {spelling} budget.", "Annual Budget, Fiscal Year 2019")
+    assert supported(f"In {spelling}.", "improved to $85.1 million in FY19.")
+
+
+def test_a_fiscal_year_needs_its_own_year() -> None:
+    assert not supported("Net profit in FY19.", "| | 30 June 2018 | 30 June 2017 |")
+    assert not supported("In FY2019.", "The fee is 19 dollars.")  # 19 is no year
+    assert key("FY99") == ("year", 1999) and key("FY49") == ("year", 2049)
+
+
+def test_a_scaled_figure_needs_its_scale_stated_or_its_scaled_value_quoted() -> None:
+    assert supported("Free cash flow was €4,411m.", "| Free cash flow | 4,411 | 4,044 |", "|  | €m | €m |")
+    assert supported("592 thousand", "| VAT receivables | 592 | 519 |", "assets consisted of (in thousands):")
+    assert supported("$5 million", "The loan is $5,000,000.")
+    assert supported("EBITDA was $85.1 million.", "improved to $85.1 million in FY19.")
+    # the table is in millions: billions or thousands are another amount
+    assert not supported("Total sales were $1,496.5 billion.", "| Total sales | $1,496.5 |", "(in millions):")
+    assert not supported("592 million", "| VAT receivables | 592 | 519 |", "(in thousands):")
+    assert not supported("$5 million", "The deposit is $5.")
+
+
+def test_one_letter_scales_apply_to_money_and_grouped_figures_only() -> None:
+    assert [(t.text, t.scale) for t in extract_tokens("€4,411m, $10k, 1.2bn")] == [
+        ("€4,411m", 6),
+        ("$10k", 3),
+        ("1.2bn", 9),
+    ]
+    assert kinds("unit 5B and a 10m pool") == [("5B", "code"), ("10m", "code")]
+
+
+def test_accounting_parentheses_are_negative_figures() -> None:
+    keys = quote_keys("| Net profit/(loss) | (9,819) | 6,639 | (248%) |")
+    assert {("num", Decimal("-9819")), ("num", Decimal("9819")), ("pct", Decimal("-248"))} <= keys
+    assert ("num", Decimal("-6639")) not in keys
+
+
+def test_a_letter_spaced_table_cell_is_its_figure() -> None:
+    assert ("num", Decimal("2018")) in quote_keys("|  | 2019 | 2 0 1 8 |")
+    assert ("num", Decimal("2018")) not in quote_keys("Items 2 0 1 8 of the list.")  # only a table cell
+
+
+def test_a_percentage_change_may_be_stated_by_its_size() -> None:
+    pool = TokenPool.empty()
+    pool.add_calc(Decimal("-22.22"))  # round((44.1 - 56.7) / 56.7 * 100, 2)
+    assert pool.supports(extract_tokens("fell by 22.22%")[0])
+    assert pool.supports(extract_tokens("-22.22%")[0])
+    assert not pool.supports(extract_tokens("fell by 22.2%")[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("-1" * 10_000, 10_000), ("a1-" * 7_000, 1), ("(1)" * 7_000, 7_000), ("1 " * 10_000, 10_000), ("$" * 20_000, 0)],
+)
+def test_long_hostile_runs_read_as_expected(text: str, count: int) -> None:
+    # runs like these once cost seconds to minutes (a quadratic overlap check, an unbounded lookahead); read in
+    # linear time they cost milliseconds, which benchmarks/bench_gate_speed.py measures (a timing here would
+    # fail on a busy machine). What they read as stays pinned down here.
+    assert len(extract_tokens(text)) == count
+
+
+FRAGMENTS = [
+    "The fee is",
+    "$1,200.50",
+    "(15%)",
+    "by March 12, 2025",
+    "per § 4.2",
+    "unit 5A;",
+    "3.5 per cent",
+    "in 2025.",
+    "10:30 p.m.",
+    "FY19",
+    "€4,411m",
+    "(9,819)",
+    "Article IV",
+    "12th of September, 2025",
+    "Sec. 7",
+    "B-12",
+    "-3.5",
+    "10-12",
+    "2024-2025",
+    "03/12/2025",
+    "Owners may not park boats",
+    "\n",
+    "  ",
+    "the 3rd",
+    "5 million",
+]
+
+
+@given(parts=st.lists(st.sampled_from(FRAGMENTS), min_size=10, max_size=80))
+def test_reading_around_digits_finds_what_reading_everything_finds(parts: list[str]) -> None:
+    # the shortcuts (read only around digits, skip a kind whose marks are absent) never change what is found
+    text = " ".join(parts) + " " + "word " * 50  # long enough to be read in windows
+    windowed, short = tokens_module._read_tokens(text), tokens_module._read_tokens(text[:150])
+    saved = tokens_module._WINDOWED, tokens_module._kinds_present
+    tokens_module._WINDOWED = 10**9  # read the whole text, every kind
+    tokens_module._kinds_present = lambda text: dict.fromkeys(saved[1](text), True)
+    try:
+        assert tokens_module._read_tokens(text) == windowed
+        assert tokens_module._read_tokens(text[:150]) == short  # a short text is read whole, with the shortcuts
+    finally:
+        tokens_module._WINDOWED, tokens_module._kinds_present = saved

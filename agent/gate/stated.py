@@ -1,0 +1,270 @@
+"""What a draft states, and what the readable evidence states: the values the conflict rules compare, each with
+the sentence it stands in (its slot is read from that sentence, `slots.py`).
+
+- Stated values: each fact's (its `value`, else the figures of its text, and, when the question asks for a name,
+  the names of its text) and the figures of the answer (`evidence.answer`, else level1). A value counts only
+  where a verified quote of the draft states it: the quote's sentence, read in the text at its locator, gives it
+  its slot. A value no verified quote states is the support rules' business, not a conflict. Calc facts are
+  derived, not stated.
+- Evidence values: every value of every sentence of every resolved bundle, line by line with a one-line locator.
+  Lines flagged as instructional text are never read.
+
+Nothing here reads a fact's `key`: a model may leave it out or word it to group what should not be grouped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from quotebound.agent.core.contracts import EvidenceBundle, Fact, Locator
+from quotebound.agent.gate.conflicts import FlaggedLines
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slots import (
+    Occurrence,
+    QuestionTerms,
+    occurrences,
+    question_terms,
+    values_differ,
+    word_key,
+)
+from quotebound.agent.gate.verification import Verification
+
+# A sentence ends at . ! ? followed by a space and a capital, a digit or a quote, or at a line break; "p.m.",
+# "No. 5", "U.S." do not end one (the next word is not capitalized, or the period follows a single letter).
+_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!\b[A-Za-z]\.)(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9\"“'‘(\[])|\n+")
+
+
+_NEEDLE = 4  # letters of a word's key a sentence must contain to be read ("polic" of "policies" is "polic")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A value the draft states, where a verified quote states it."""
+
+    where: str  # "fact 0", "the answer"
+    fact_index: int | None
+    occurrence: Occurrence
+    source_id: str
+    locator: str
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A value a readable line of the resolved evidence states."""
+
+    source_id: str
+    page: int
+    line: int
+    occurrence: Occurrence
+
+    @property
+    def locator(self) -> str:
+        return f"p.{self.page} L{self.line}-L{self.line}"
+
+
+@lru_cache(maxsize=4096)
+def split_sentences(text: str) -> tuple[str, ...]:
+    """`text` split into sentences (and lines), whitespace inside each collapsed."""
+    parts = _SENTENCE_END.split(text)
+    return tuple(s for s in (" ".join(p.split()) for p in parts) if s)
+
+
+def quote_sentences(quote: str, context: str) -> tuple[str, ...]:
+    """The sentences of `context` (the text at the quote's locator) the quote overlaps: the quote read in its
+    whole sentences, so a value's slot is never cut to the words a model chose to quote."""
+    flat_quote, flat_context = " ".join(quote.split()), " ".join(context.split())
+    at = flat_context.find(flat_quote) if flat_quote else -1
+    if at < 0:
+        return split_sentences(quote)
+    out: list[str] = []
+    position = 0
+    for sentence in split_sentences(flat_context):
+        start = flat_context.find(sentence, position)
+        if start < 0:
+            continue
+        position = start + len(sentence)
+        if start < at + len(flat_quote) and at < position:
+            out.append(sentence)
+    return tuple(out) or split_sentences(quote)
+
+
+def _agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
+    """`value_text` (a value as a draft writes it) names the value `occurrence` stands for."""
+    return any(
+        o.family == occurrence.family and not values_differ(o, occurrence, tolerance_pct)
+        for o in value_occurrences(value_text)
+    )
+
+
+@lru_cache(maxsize=1024)
+def value_occurrences(value_text: str) -> tuple[Occurrence, ...]:
+    """A bare value ("$325.00", "five", "Ellen Marsh", "novel") read as occurrences: its figures, or itself as a
+    name when it has none."""
+    text = " ".join(value_text.split())
+    found = tuple(o for o in occurrences(text, False))
+    if found:
+        return found
+    return tuple(o for o in occurrences(text, True, (0, len(text))) if o.start == 0) if text else ()
+
+
+def locate(value_text: str, sentences: Iterable[str], tolerance_pct: float, names: bool) -> list[Occurrence]:
+    """Where `value_text` stands in `sentences`: each occurrence there of the same value (a plain-word value the
+    sentences do not read as a name is read where its words stand)."""
+    wanted = value_occurrences(value_text)
+    if not wanted:
+        return []
+    found: list[Occurrence] = []
+    for sentence in sentences:
+        hits = [
+            o
+            for o in occurrences(sentence, names or wanted[0].family == "name")
+            if any(o.family == w.family and not values_differ(o, w, tolerance_pct) for w in wanted)
+        ]
+        exact = [o for o in hits if o.family != "name" or any(o.name_words == w.name_words for w in wanted)]
+        hits = exact or hits  # "Cloutierville, Louisiana" where it stands whole, not its "Louisiana"
+        if not hits and wanted[0].family == "name":
+            at = sentence.casefold().find(" ".join(value_text.split()).casefold())
+            if at >= 0:
+                span = (at, at + len(" ".join(value_text.split())))
+                hits = [o for o in occurrences(sentence, True, span) if (o.start, o.end) == span]
+        found += hits
+    return found
+
+
+def _figures_and_names(text: str, question: QuestionTerms, names: bool) -> list[str]:
+    """The values a sentence of a draft states: its figures, dates and number words, and with `names` its names
+    (a name of the question itself is its subject, not a value)."""
+    values: list[str] = []
+    for sentence in split_sentences(text):
+        for o in occurrences(sentence, names):
+            if o.family == "name" and (not o.name_words or o.name_words <= question.names):
+                continue
+            values.append(o.text)
+    return list(dict.fromkeys(values))
+
+
+def _fact_values(fact: Fact, question: QuestionTerms) -> list[str]:
+    """A fact's `value`, else the values its text states. A `value` of another kind than the question asks for (the
+    route number of an address, for "where") does not hide the names the text gives."""
+    if fact.calc is not None:
+        return []
+    if fact.value is None or not fact.value.strip():
+        return _figures_and_names(fact.text, question, question.asks_entity)
+    given = value_occurrences(fact.value)
+    answers = [o for o in given if not is_subject(o, question)]  # a `value` naming the question's subject is none
+    if not question.asks_entity or any(o.family == "name" for o in answers):
+        return [fact.value]
+    return list(dict.fromkeys([fact.value, *_figures_and_names(fact.text, question, True)]))
+
+
+@dataclass(frozen=True)
+class _Quote:
+    source_id: str
+    locator: str
+    sentences: tuple[str, ...]
+
+
+def _verified(facts: Sequence[Fact], checks: Sequence[Sequence[Verification]]) -> list[list[_Quote]]:
+    return [
+        [
+            _Quote(s.source_id, s.locator, quote_sentences(s.quote, c.context or s.quote))
+            for s, c in zip(fact.support, fact_checks, strict=True)
+            if c.ok
+        ]
+        for fact, fact_checks in zip(facts, checks, strict=True)
+    ]
+
+
+def stated_values(inputs: GateInputs) -> list[Stated]:
+    """Every value the draft states, at each verified quote that states it (see the module docstring)."""
+    question = question_terms(inputs.question)
+    evidence = inputs.draft.evidence
+    tolerance = inputs.tolerance_pct
+    quotes = _verified(evidence.facts, inputs.support_checks)
+    out: list[Stated] = []
+    seen: set[tuple[str, int, str]] = set()
+
+    def add(where: str, index: int | None, value: str, pool: Iterable[_Quote]) -> None:
+        for quote in pool:
+            for o in locate(value, quote.sentences, tolerance, question.asks_entity):
+                mark = (o.sentence, o.start, where)
+                if mark not in seen:
+                    seen.add(mark)
+                    out.append(Stated(where, index, o, quote.source_id, quote.locator))
+
+    for i, fact in enumerate(evidence.facts):
+        for value in _fact_values(fact, question):
+            add(f"fact {i}", i, value, quotes[i])
+    if any(f.calc is not None for f in evidence.facts):
+        return out  # a derived answer states the calc's figure, not a source value
+    answer = evidence.answer or inputs.draft.levels.level1
+    every = [q for qs in quotes for q in qs]
+    stated_by_facts = {(s.occurrence.sentence, s.occurrence.start) for s in out}
+    for value in _figures_and_names(answer, question, False):  # names: the facts state them
+        for quote in every:
+            for o in locate(value, quote.sentences, tolerance, question.asks_entity):
+                if (o.sentence, o.start) not in stated_by_facts and (o.sentence, o.start, "the answer") not in seen:
+                    seen.add((o.sentence, o.start, "the answer"))
+                    out.append(Stated("the answer", None, o, quote.source_id, quote.locator))
+    return out
+
+
+def needles(stated: Iterable[Stated]) -> frozenset[str]:
+    """Cheap tests for a sentence that may give a value for one of the stated values' slots: the first letters of
+    every word of their contexts (`same_slot` needs a shared context word)."""
+    return frozenset(k[:_NEEDLE] for s in stated for k in s.occurrence.context)
+
+
+def evidence_values(
+    bundles: Iterable[EvidenceBundle], flagged: FlaggedLines, names: bool, wanted: frozenset[str] | None = None
+) -> Iterator[Evidence]:
+    """Every value of every readable line of the resolved evidence, each distinct line once (with `wanted`, only
+    in sentences containing one of those letter runs)."""
+    seen: set[tuple[str, int, int]] = set()
+    for bundle in bundles:
+        try:
+            span = Locator.parse(bundle.locator)
+        except ValueError:
+            continue
+        for offset, text in enumerate(bundle.text.split("\n")):
+            where = (bundle.source_id, span.page, span.line_start + offset)
+            if where in seen or where in flagged:
+                continue
+            seen.add(where)
+            for sentence in split_sentences(text):
+                if wanted is not None:
+                    folded = sentence.casefold()
+                    if not any(n in folded for n in wanted):
+                        continue
+                for o in occurrences(sentence, names):
+                    yield Evidence(bundle.source_id, span.page, span.line_start + offset, o)
+
+
+def agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
+    """A value as a draft writes it names the value `occurrence` stands for."""
+    return _agrees(value_text, occurrence, tolerance_pct)
+
+
+def is_subject(occurrence: Occurrence, question: QuestionTerms) -> bool:
+    """A name made only of the question's own name words is what the question is about, not a competing value."""
+    words = occurrence.name_words
+    return occurrence.family == "name" and (not words or words <= question.names)
+
+
+__all__ = [
+    "Evidence",
+    "Stated",
+    "agrees",
+    "evidence_values",
+    "is_subject",
+    "locate",
+    "needles",
+    "quote_sentences",
+    "split_sentences",
+    "stated_values",
+    "value_occurrences",
+    "word_key",
+]
