@@ -90,6 +90,8 @@ eval-store: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_gate.py
+	$(BIN)/python benchmarks/bench_gate_speed.py
+	$(BIN)/python benchmarks/bench_gate_calibration.py
 	$(BIN)/python benchmarks/bench_graph.py
 	$(BIN)/python benchmarks/bench_corpus.py
 	$(BIN)/python benchmarks/bench_eval.py

@@ -37,6 +37,7 @@ BELOW_WORDS: Final = frozenset("lower smaller below under".split())
 DIRECTION_WORDS: Final = UP_WORDS | DOWN_WORDS | ABOVE_WORDS | BELOW_WORDS
 _FROM: Final = re.compile(r"\bfrom\s*$", re.I)
 _TO: Final = re.compile(r"^.{0,40}\bto\s*$", re.I | re.S)
+_TO_BEFORE: Final = re.compile(r"\bto\s*$", re.I)
 # Superlatives over quoted figures ("largest in 2019"): supported when the claim's figure is the extreme of a quote's.
 MOST_WORDS: Final = frozenset("largest highest greatest biggest maximum peak top".split())
 LEAST_WORDS: Final = frozenset("smallest lowest least fewest minimum bottom".split())
@@ -92,6 +93,8 @@ def direction_supported(claim: Claim, inputs: GateInputs) -> bool | None:
         for result, operands in calcs:
             moved = result
             mentioned = _operands_in_order(claim.text, operands)
+            if kind == "change":
+                mentioned = _from_to(claim.text, operands) or mentioned
             if not mentioned and kind == "change":
                 mentioned = next((m for text in _draft_texts(inputs) if (m := _from_to(text, operands))), [])
             if mentioned:
@@ -109,11 +112,16 @@ def _operands_in_order(text: str, operands: list[Decimal]) -> list[Decimal]:
 
 
 def _from_to(text: str, operands: list[Decimal]) -> list[Decimal]:
-    """Two operands of a calc as `text` moves between them, "from X ... to Y", or [] when it says no such move."""
+    """Two operands of a calc as `text` moves between them ("from X to Y", "to Y from X": [X, Y]), or [] when it
+    says no such move."""
     said = [t for t in extract_tokens(text) if t.number is not None and t.number in operands]
     for a, b in pairwise(said):
-        if a.number != b.number and _FROM.search(text[: a.start]) and _TO.search(text[a.end : b.start]):
-            return [a.number, b.number] if a.number is not None and b.number is not None else []
+        if a.number is None or b.number is None or a.number == b.number:
+            continue
+        if _TO.search(text[a.end : b.start]) and _FROM.search(text[: a.start]):
+            return [a.number, b.number]  # "from X (...) to Y"
+        if _FROM.search(text[a.end : b.start]) and _TO_BEFORE.search(text[: a.start]):
+            return [b.number, a.number]  # "to Y from X"
     return []
 
 

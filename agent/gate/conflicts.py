@@ -60,17 +60,35 @@ def parse_value(text: str) -> Value:
     return Value(text, "string")
 
 
-def levenshtein(a: str, b: str) -> int:
-    """Edit distance (insertions, deletions, substitutions), two rows at a time."""
+def levenshtein(a: str, b: str, limit: int | None = None) -> int:
+    """Edit distance (insertions, deletions, substitutions), two rows at a time. With `limit`, any distance above it
+    is returned as `limit + 1` as soon as it is certain, and only the band of cells within `limit` of the diagonal is
+    computed: the callers only ask "more than `limit` edits apart?", so two long values cost O(length x limit), not
+    O(length x length)."""
     if len(a) < len(b):
         a, b = b, a
-    previous = list(range(len(b) + 1))
+    if limit is None:
+        limit = len(a)
+    if len(a) - len(b) > limit:
+        return limit + 1
+    over = limit + 1
+    previous = [j if j <= limit else over for j in range(len(b) + 1)]
+    current = [over] * (len(b) + 1)
     for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
+        low, high = max(1, i - limit), min(len(b), i + limit)
+        current[0] = i if i <= limit else over
+        current[low - 1] = current[0] if low == 1 else over  # the cell left of the band
+        best = current[low - 1]
+        for j in range(low, high + 1):
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != b[j - 1]), over)
+            current[j] = value
+            best = min(best, value)
+        if high < len(b):
+            current[high + 1] = over  # the cell right of the band, read by the next row
+        if best > limit:
+            return over
+        previous, current = current, previous
+    return min(previous[-1], over)
 
 
 def _plain(text: str) -> str:
@@ -91,7 +109,7 @@ def differs(a: Value, b: Value, tolerance_pct: float = 1.0) -> bool:
             return numbers_differ(x, y, tolerance_pct)
         return a.token.key != b.token.key  # dates: any difference
     if a.kind == b.kind == "string":
-        return levenshtein(_plain(a.text), _plain(b.text)) > STRING_EPSILON
+        return levenshtein(_plain(a.text), _plain(b.text), STRING_EPSILON) > STRING_EPSILON
     return _plain(a.text) != _plain(b.text)
 
 

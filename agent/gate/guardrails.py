@@ -18,7 +18,8 @@ loop of its own and closes both; the gate runs every Guard through it, and so sh
 Validators (registered locally with `register_validator`, never fetched from the hub) read a Draft as JSON
 (the Guard's string output) or as a `Draft` / dict, and take the gate's inputs either as constructor arguments
 or from the validation metadata (metadata wins): `ctx` (a ToolContext), `bundles`, `gate`, `flagged`,
-`conflict_tolerance_pct`.
+`conflict_tolerance_pct`, `question` and `paraphrase`. Without the `question` the rules that read it (claim support,
+answerhood) find nothing, so a validator that should judge claims needs it, as the graph always passes it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pydantic import ValidationError
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.agent.core.offline import default_cache_dir, prepare_tiktoken_cache
 from quotebound.agent.gate.findings import Finding, FindingCode
+from quotebound.agent.gate.inputs import Paraphrase
 from quotebound.agent.gate.validate import validate_draft
 from quotebound.tools.context import ToolContext
 
@@ -65,6 +67,8 @@ class GateArgs:
     gate: GateStatus = "proceed"
     flagged: Mapping[str, Sequence[str]] | None = None
     conflict_tolerance_pct: float = 1.0
+    question: str | None = None
+    paraphrase: Paraphrase | None = None
 
 
 _INPUTS = tuple(f.name for f in fields(GateArgs))
@@ -83,11 +87,13 @@ class GateValidator(Validator):  # type: ignore[misc]
         gate: GateStatus = "proceed",
         flagged: Mapping[str, Sequence[str]] | None = None,
         conflict_tolerance_pct: float = 1.0,
+        question: str | None = None,
+        paraphrase: Paraphrase | None = None,
         on_fail: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(on_fail=on_fail, **kwargs)
-        self._args = GateArgs(ctx, list(bundles), gate, flagged, conflict_tolerance_pct)
+        self._args = GateArgs(ctx, list(bundles), gate, flagged, conflict_tolerance_pct, question, paraphrase)
 
     def findings(self, value: Any, metadata: Mapping[str, Any]) -> list[Finding]:
         """The blocking findings of this validator's rule (a `SCHEMA` finding when `value` is not a Draft)."""
@@ -105,6 +111,8 @@ class GateValidator(Validator):  # type: ignore[misc]
             gate=args.gate,
             flagged=args.flagged,
             conflict_tolerance_pct=args.conflict_tolerance_pct,
+            question=args.question,
+            paraphrase=args.paraphrase,
         )
         # a draft past the input bounds or the deadline was not checked at all: every family fails it
         return [
@@ -161,6 +169,20 @@ class MeaningKept(GateValidator):
     codes = frozenset({FindingCode.MEANING_CHANGED, FindingCode.VALUE_UNBOUND})
 
 
+@register_validator(name="quotebound/claim_support", data_type="string")
+class ClaimsSupported(GateValidator):
+    """Every claim shown is said by the quotes it rests on (needs the `question`)."""
+
+    codes = frozenset({FindingCode.UNSUPPORTED_CLAIM})
+
+
+@register_validator(name="quotebound/answerhood", data_type="string")
+class AnswersTheQuestion(GateValidator):
+    """The answer answers the question asked: its type, its subject, the document it names (needs the `question`)."""
+
+    codes = frozenset({FindingCode.NOT_AN_ANSWER})
+
+
 @register_validator(name="quotebound/calc", data_type="string")
 class CalcRecomputed(GateValidator):
     """A derived number equals the gate's recomputation, and its operands are quoted."""
@@ -195,6 +217,8 @@ RULE_VALIDATORS: tuple[type[GateValidator], ...] = (
     CitationsVerified,
     SpanAligned,
     MeaningKept,
+    ClaimsSupported,
+    AnswersTheQuestion,
     CalcRecomputed,
     ConflictsReported,
     ClarifyEnforced,

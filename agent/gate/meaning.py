@@ -1,38 +1,43 @@
-"""Meaning: a claim must keep what the quote sentence it rests on says, not only its words.
+"""Meaning: a claim must keep what the quote sentences it rests on say, not only their words.
 
 Claim support (`support.py`) holds each word of a claim to the claim's quotes; this module holds the way the claim
 puts them together. It reads a claim sentence and the sentences of its quotes (each quote read in the whole sentence
-of the text at its locator, so a quote cut after "No" is read with its "No"), splits both into clauses, and pairs
-each claim clause with the quote clause that shares most of its content words. Then:
+of the text at its locator, so a quote cut after "No" is read with its "No"; a table row is a sentence, read with
+its table's quoted caption and headings), splits both into clauses, and pairs each claim clause with the quote
+clause that shares most of its content words. Then:
 
 1. **Polarity and modality.** Negators and the deontic classes (permission, prohibition, obligation, exemption) are
    composed per clause: "may not" and "no ... may" are a prohibition, "not required" an exemption, "not allowed" a
-   prohibition like "prohibited". A claim clause may not state another class, or the opposite polarity, than the
-   quote clause it pairs with. A negation only counts against a claim that states what it negates (the negated
-   word is in both clauses), so a claim that leaves a negated side-remark out is not blocked for it.
-2. **Direction and order.** Bounds (at least / no less than / minimum vs at most / no more than / maximum / within),
-   time order (before vs after), change (rose vs fell), phase (began vs ended), state (open vs closed) and
-   superlatives (largest vs smallest), each with a negator flipping it ("no later than" is an upper bound). A claim
-   may not state the opposite pole of the quote clause it pairs with; a range ("from 10 p.m. to 7 a.m.") must keep
-   the order of its two ends.
-3. **Units.** A figure's unit word (days, months, years, hours, inches, a rate "per year", a scale "million") must be
-   the unit its quote gives the same figure; a table's declared scale ("in thousands", "€m") counts for its cells.
+   prohibition like "prohibited". A claim clause may not state the opposite polarity or another class than the
+   quote clause it pairs with, unless a negation or a turned direction makes the two say the same ("must be at least
+   12" and "fewer than 12 is not allowed"). A negator counts against a claim only when the claim states what it
+   denies, so a claim that leaves a negated side-remark out is not blocked for it.
+2. **Direction and order.** Bounds (at least / minimum vs at most / maximum / within), time order (before vs
+   after), change (rose vs fell), beginning and end (began, born vs ended, died), state (open vs closed) and
+   superlatives (largest vs smallest), a negator flipping each ("no more than" is "at most"; a deadline such as "no
+   later than" bounds nothing by itself). A claim may not state the opposite pole of its quote clause; a range
+   ("from 10 p.m. to 7 a.m.") keeps the order of its ends, a start is not the second end of a quoted range; a rise
+   or fall between two periods, and a largest or smallest, must agree with the quoted figures.
+3. **Units.** A figure's unit (days, months, hours, inches ...), rate ("per year", "monthly") and scale ("million")
+   must be those its quote gives the same figure; a table's declared scale ("in thousands", "€m") counts for its
+   cells.
 4. **Value binding.** A figure (number, amount, percentage, date, time, code) must sit, in its quote, in a sentence
-   about the claim clause's subject: the quote sentence that gives it must share the clause's content words, must
-   not be beaten by another quoted sentence (or clause of the same sentence) that matches the clause better and
-   gives a different figure of the same kind, and must not have its subject joined to words taken from another
-   quote about something else. A figure's period label (a year heading a column or standing beside it in the quote)
-   must be the label the claim gives it. Names in a claim clause that its quotes use must sit in the quote sentence
-   the clause pairs with (or that gives its figure), and in the clause of it that says the same thing.
+   about the claim clause's subject: the sentence that gives it must share the clause's words when another quote
+   does; no other quote (or, in the same sentence, the words around another figure) may match the clause better
+   while giving a different figure of its kind; its subject may not be joined to words, a modality or a bound that
+   another quote states of something else; and its period label (a year heading its column, or standing beside it)
+   must be the one the claim gives it. A clause that says of one subject what a parallel quote says of another is
+   found the same way. Names in a clause that its quotes use must be in the quote sentence it pairs with (or that
+   gives its figure), and a name the clause makes its subject must be the subject of its quote clause.
 
-A bare "Yes" or "No" answering a yes/no question states the question's own clause, affirmed or negated; it is held
-to the quotes like any other clause.
+A bare "Yes" or "No" answering a yes/no question states the question's own clause, affirmed or reversed, and is
+held to the quotes like any other clause (leniently: it passes when any quote clause it pairs with agrees).
 
 Beyond these checks, and bounded by them: who does what to whom inside one quote clause ("the Owner maintains the
-roofs" where the clause says the Association maintains them and also names the Owner) is not parsed; double
-negations paraphrased into other words ("cannot ... without" for "only after") and antonyms outside the listed
-categories are not recognized (claim support still holds every such word to the quotes). Every category below is a
-closed class of general English, written once.
+roofs" where one clause names both) is not parsed; double negations reworded ("cannot ... without" for "may ...
+only after"), antonyms outside the listed categories and a figure's period when no quote states one are not
+recognized. Claim support still holds every such word to the quotes, and span alignment every figure. Every
+category below is a closed class of general English, written once; the few thresholds are named constants.
 """
 
 from __future__ import annotations
@@ -203,6 +208,12 @@ UNITS: Final[dict[str, str]] = {
     **{w: "liter" for w in _set("liter liters litre litres")},
     **{w: "degree" for w in _set("degree degrees")},
     **{w: "point" for w in _set("point points")},
+    # money counted in a currency's own words ("12.5 cents", "454.0p")
+    **{w: "dollar" for w in _set("dollar dollars")},
+    **{w: "cent" for w in _set("cent cents")},
+    **{w: "pence" for w in _set("penny pence p")},
+    **{w: "euro" for w in _set("euro euros")},
+    **{w: "yen" for w in _set("yen")},
 }
 _TIME_UNITS: Final = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 SCALES: Final[dict[str, str]] = {
@@ -241,7 +252,7 @@ ATTRIBUTION: Final = _set(
 )
 # Currency codes written beside a figure ("USD 1.00", "EUR 5"): part of how the figure is written, not a name.
 CURRENCY_CODES: Final = _set(
-    "usd eur gbp jpy chf cad aud nzd cny rmb inr krw sek nok dkk pln czk huf brl mxn zar sgd hkd rub try"
+    "usd eur gbp jpy chf cad aud nzd cny rmb inr krw sek nok dkk pln czk huf brl mxn zar sgd hkd"
 )
 # Quantity words that fill the place of a figure ("a majority of the Percentage Interests").
 QUANTITY_WORDS: Final = _set("majority half quarter third all none unanimous plurality most")
@@ -273,9 +284,11 @@ MAX_SENTENCE_CHARS: Final = 2_000
 _MIN_ALIGN: Final = 2  # shared content words that pair two clauses outright (fewer: at least half the claim's)
 _BETTER_BY: Final = 0.2  # how much better another quote must match a figure's clause than the figure's own quote
 
-
+# Function words that still tell one thing from another ("other assets", "only IMFT's assets"): content here.
+CONTRASTIVE: Final = _set("other others only another else same different")
+# The words that are no content words: function words and every category above.
 _NOT_CONTENT: Final = (
-    STOPWORDS
+    STOPWORDS - CONTRASTIVE
     | ATTRIBUTION
     | CURRENCY_CODES
     | NEGATORS
@@ -376,19 +389,9 @@ def _is_weighed(low: str) -> bool:
     return _is_content(low) or (low in _POLES and _POLES[low][0] in ("change", "phase", "state"))
 
 
-def _is_deontic(low: str) -> bool:
-    return (
-        low in PERMISSION
-        or low in PROHIBITION
-        or low in OBLIGATION_MODALS
-        or low in OBLIGATION_WORDS
-        or low in EXEMPTION
-    )
-
-
 def _shouted(text: str) -> bool:
     """Most words in capitals ("THE SOFTWARE IS PROVIDED AS IS"): capitals then mark no names."""
-    words = [w for w in re.findall(r"[^\W\d_]{2,}", text)]
+    words = re.findall(r"[^\W\d_]{2,}", text)
     return len(words) >= 3 and sum(w.isupper() for w in words) * 5 >= len(words) * 3
 
 
@@ -959,6 +962,21 @@ def _clause_problem(claim: Clause, quote: Clause) -> str | None:
     return None
 
 
+def _in_order(a: Clause, b: Clause) -> int:
+    """The longest run of the words two clauses share that both say in the same order ("The Board has discretion
+    over dividends" and "The Board does not have discretion over dividends", not "Dividends are declared at the
+    discretion of the Board")."""
+    shared = _words_of(a) & _words_of(b)
+    x = [w for w, _ in a.words if w in shared]
+    y = [w for w, _ in b.words if w in shared]
+    row = [0] * (len(y) + 1)
+    for wx in x:
+        previous = 0
+        for j, wy in enumerate(y, start=1):
+            previous, row[j] = row[j], previous + 1 if wx == wy else max(row[j], row[j - 1])
+    return row[-1]
+
+
 @lru_cache(maxsize=512)
 def _prose(quotes: tuple[QuoteSentence, ...]) -> tuple[QuoteSentence, ...]:
     """The quotes' sentences that are not table rows."""
@@ -997,8 +1015,8 @@ def _paired(
             shared.setdefault(id(qc), (qs, qc))
     scored: list[tuple[tuple[int, int, int], QuoteSentence, Clause]] = []
     for qs, qc in shared.values():
-        # most words shared, then most names shared, then fewest words of the quote clause left unsaid
-        score = (len(claim.stems & qc.stems), len(claim.names & qc.names), -len(qc.stems - claim.stems))
+        # words shared, then names, then how many of them come in the same order
+        score = (len(claim.stems & qc.stems), len(claim.names & qc.names), _in_order(claim, qc))
         if score[0] >= _MIN_ALIGN or 2 * score[0] >= len(claim.stems):
             scored.append((score, qs, qc))
     if not scored:
@@ -1108,10 +1126,19 @@ _TABLE_REACH: Final = 15  # lines above a table row where its caption and headin
 
 
 def _context_stems(qs: QuoteSentence, quotes: Sequence[QuoteSentence]) -> frozenset[str]:
-    """What a quote sentence speaks of. A table row speaks through its table: its own cells, and the quoted headings
-    and caption (the sentence ending in a colon that introduces it) of the same source above it."""
+    """What a quote sentence speaks of: its words, and the names of the quoted sentences of its source on the two
+    lines before it (the topic it goes on about: "Fort Kent is a town in Maine." before "The population was 4,067").
+    A table row speaks through its table: its own cells, and the quoted headings and caption (the sentence ending
+    in a colon that introduces it) of the same source above it."""
     if not qs.sentence.row:
-        return qs.sentence.stems
+        topic = {
+            name
+            for other in quotes
+            if other.source_id == qs.source_id and 0 <= qs.line - other.line <= 2 and other is not qs
+            for qc in other.sentence.clauses
+            for name in qc.names
+        }
+        return qs.sentence.stems | topic
     stems_ = set(qs.sentence.stems)
     for other in quotes:
         near = other.source_id == qs.source_id and qs.line - _TABLE_REACH <= other.line < qs.line
@@ -1183,7 +1210,9 @@ def _binding(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset
                 for qs in bodies
                 if v.key not in qs.sentence.keys
                 and _overlap(weights, context[qs]) > best_own + _BETTER_BY
-                and (best_own == 0 or _gives_other(qs.sentence, v, said))
+                # another figure for what the clause says, or, when its own quote shares none of its words,
+                # another quote that shares two: not merely another wording of it
+                and (_gives_other(qs.sentence, v, said) or (best_own == 0 and len(weights.keys() & context[qs]) >= 2))
             ]
             rivals += [qs for qs in bodies if qs.sentence.row and _better_row(qs, holder, weights, context, v, said)]
             if rivals:
@@ -1331,7 +1360,8 @@ def _joined_subject(
 ) -> str | None:
     """The clause's words that the figure's own sentence lacks come from another quote sentence that does not
     speak of the figure's subject (the clause's words before the figure that its sentence has). Not when the two
-    quotes share a figure, or the other one goes straight on from the first ("We start at 9:00 a.m. ...")."""
+    quotes share a figure, or the other one goes straight on from the first ("We start at 9:00 a.m. ..."), or both
+    sentences come from one quoted passage."""
     before = sum(1 for t in claim.toks[c.start : v.pos] if t.value < 0 and _is_weighed(t.low))
     subject = {s for s, ci in c.words if ci < before and s in holder_stems and s in weights}
     rest = {s for s in weights if s not in holder_stems}
@@ -1345,25 +1375,50 @@ def _joined_subject(
         if n > best[0]:
             best = (n, qs)
     other = best[1]
-    if other is None or subject <= other.sentence.stems:
-        return None
+    named = c.names | {n for qc in holder.sentence.clauses for n in qc.names}
+    if other is None or subject <= other.sentence.stems or subject & named & other.sentence.stems:
+        return None  # the other sentence speaks of the same subject, or names the same one ("Deloitte")
     drawn = rest & other.sentence.stems
-    if len(drawn) < _MIN_ALIGN and not drawn & claim.clauses[0].names and not any(drawn & c.names for c in claim.clauses):
-        return None  # one common word ("run") is no sign of another statement
+    if len(drawn) < _MIN_ALIGN and not drawn & c.names:
+        return None  # one common word ("run") is no sign of another statement; one name is
     shared_figure = {q.key for q in other.sentence.values} & {q.key for q in holder.sentence.values}
     earlier, later = (holder, other) if holder.line <= other.line else (other, holder)
     first = next((t.low for t in later.sentence.toks if t.low[:1].isalpha()), "")
     goes_on = other.source_id == holder.source_id and 0 < later.line - earlier.line <= 2 and first in _CONTINUING
-    if shared_figure or goes_on:
+    one_passage = other.source_id == holder.source_id and other.line == holder.line  # quoted together, one passage
+    if shared_figure or goes_on or one_passage:
         return None
     return other.sentence.text
 
 
+def _attached(s: Sentence) -> dict[Key, Key]:
+    """The figures of a prose sentence that carry their own period label: "(2018: $1.8 million)" (a label, a colon,
+    the figure) or "$62.6 million in FY18" (a label right after the figure)."""
+    out: dict[Key, Key] = {}
+    forward: set[int] = set()
+    for lab in s.values:
+        if lab.label and lab.pos + 2 < len(s.toks) and s.toks[lab.pos + 1].low == ":":
+            after = s.toks[lab.pos + 2]
+            if after.value >= 0 and not s.values[after.value].label:
+                out[s.values[after.value].key] = lab.key
+                forward.add(lab.pos)
+    for lab in s.values:
+        if lab.label and lab.pos not in forward:
+            for x in s.values:
+                if not x.label and 0 < lab.pos - x.pos <= 2 and x.key not in out:
+                    out[x.key] = lab.key
+    return out
+
+
 def _quote_labels(qs: QuoteSentence, v: Value, quotes: Sequence[QuoteSentence]) -> frozenset[Key]:
-    """The period labels the quote gives figure `v` (empty: none known): the headings of the columns it stands in
-    (a table), or, in a sentence with as many labels as figures, the labels in the same places of the order."""
+    """The period labels the quote gives figure `v` (empty: none known): in a table, the period its row is labelled
+    with ("| 2021 | 4,870 |") or the headings of the columns it stands in; in a sentence, the label it carries
+    (`_attached`), or, with as many labels as figures and none attached, the label in the same place of the order."""
     s = qs.sentence
     if s.row:
+        row_label = next((x.key for x in s.values if x.label and s.toks[x.pos].cell == 1), None)
+        if row_label is not None and any(q.key == v.key and not q.label for q in s.values):
+            return frozenset({row_label})
         cells = {s.toks[q.pos].cell for q in s.values if q.key == v.key and not q.label}
         headers = sorted(
             (h for h in quotes if h.source_id == qs.source_id and h.sentence.header and h.line < qs.line),
@@ -1377,23 +1432,19 @@ def _quote_labels(qs: QuoteSentence, v: Value, quotes: Sequence[QuoteSentence]) 
                     found.add(heading[0])
                     break
         return frozenset(found)
-    labels = [x for x in s.values if x.label]
-    if len(labels) < 2:
-        return frozenset()
-    attached = {
-        x.key: lab.key for x in s.values if not x.label for lab in labels if 0 < lab.pos - x.pos <= 2
-    }  # "$62.6 million in FY18"
+    attached = _attached(s)
     if v.key in attached:
         return frozenset({attached[v.key]})
+    labels = [x for x in s.values if x.label]
     figures = [x for x in s.values if not x.label and _kind_class(x) == _kind_class(v)]
-    if attached or len(labels) != len(figures):
+    if attached or len(labels) < 2 or len(labels) != len(figures):
         return frozenset()
     return frozenset(labels[n].key for n, x in enumerate(figures) if x.key == v.key)
 
 
 def _labels(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Problem]:
     """A figure's period label in the claim must be one its quote gives it: paired in order when the clause gives
-    as many labels as placed figures, or the one label of the clause for each figure."""
+    as many labels as placed figures, or, for a clause's one label, the figure nearest to it."""
     problems: list[Problem] = []
     for c in claim.clauses:
         inside = [v for v in claim.values if c.start <= v.pos < c.end]
@@ -1408,10 +1459,13 @@ def _labels(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Problem]:
                 if quoted:
                     known.append((v, quoted, qs))
                     break
-        if len(known) == len(labels):
+        if len(known) == len(labels) > 1 or (len(known) == len(labels) == 1):
             pairs = [(k, label) for k, label in zip(known, labels, strict=True)]
-        elif len(labels) == 1:
-            pairs = [(k, labels[0]) for k in known]
+        elif len(labels) == 1 and known:
+            # one label among several figures labels the figure nearest to it ("the 2019 revenue of $264.0 million,
+            # up from $250.5 million")
+            nearest = min(known, key=lambda k: abs(k[0].pos - labels[0].pos))
+            pairs = [(nearest, labels[0])]
         else:
             continue
         for (v, quoted, qs), label in pairs:
@@ -1567,9 +1621,10 @@ def _joined_frames(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Pro
             source = max(s.sentence.clauses, key=lambda qc: len(borrowed & _words_of(qc)), default=None)
             if s is t or source is None or not borrowed & _words_of(source):
                 continue
-            frame = s.sentence.stems & t.sentence.stems & words
+            names = {n for qc in t.sentence.clauses for n in qc.names}
+            frame = (s.sentence.stems & t.sentence.stems & words) - names  # their frame: more than a name
             own = (words & t.sentence.stems) - s.sentence.stems
-            dropped = t.sentence.stems - words - _words_of(source)
+            dropped = t.sentence.stems - words - _words_of(source) - names  # names elaborate, they do not qualify
             # T is said nearly whole: all but the few words that told its subject apart (not a list drawn from
             # several sentences, which leaves most of each out)
             if frame and own and dropped and 2 * len(dropped) <= len(words & t.sentence.stems):
@@ -1623,12 +1678,28 @@ def _name_runs(s: Sentence, c: Clause) -> list[tuple[frozenset[str], bool]]:
     return runs
 
 
+def _antecedents(qs: QuoteSentence, quotes: Sequence[QuoteSentence]) -> list[QuoteSentence]:
+    """The sentences a pronoun-led quote sentence goes on from ("It was built in 1921" after "The Grand Theatre is
+    a historic theatre in Lorain, Ohio."): those of the same source on its line or the two lines before it, quoted
+    before it."""
+    first = next((t.low for t in qs.sentence.toks if t.low[:1].isalpha()), "")
+    if first not in _CONTINUING:
+        return []
+    out: list[QuoteSentence] = []
+    for other in quotes:
+        if other is qs:
+            break
+        if other.source_id == qs.source_id and 0 <= qs.line - other.line <= 2:
+            out.append(other)
+    return out
+
+
 def _names(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset[str]) -> list[Problem]:
     """A name in a claim clause that its quotes use must be in the quote sentence the clause pairs with (or that
-    gives its figure). A name the clause puts first (its subject) must be in the quote clause it pairs with when
-    that clause puts a name first too ("The Bylaws control" against "If this Declaration and the Bylaws conflict,
-    this Declaration controls"; "Each Owner maintains the roofs" against "The Association maintains ... the
-    roofs")."""
+    gives one of its figures, or that such a sentence goes on from: "It was built in 1921"). A name the clause puts
+    first (its subject) must be in the quote clause it pairs with when that clause puts a name first too ("The
+    Bylaws control" against "If this Declaration and the Bylaws conflict, this Declaration controls"; "Each Owner
+    maintains the roofs" against "The Association maintains ... the roofs")."""
     problems: list[Problem] = []
     prose = _prose(tuple(quotes))
     if not prose:
@@ -1636,14 +1707,9 @@ def _names(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset[s
     for c in claim.clauses:
         runs = _name_runs(claim, c)
         pairs = [(qs, qc) for qs, qc in _candidates(c, quotes) if not qs.sentence.row]
-        homes = {qs.sentence.text for qs, _ in pairs}
-        homes |= {
-            qs.sentence.text
-            for v in claim.values
-            if c.start <= v.pos < c.end and not v.label
-            for qs in prose
-            if v.key in qs.sentence.keys
-        }
+        held = [qs for qs, _ in pairs]
+        held += [qs for v in claim.values if c.start <= v.pos < c.end for qs in prose if v.key in qs.sentence.keys]
+        homes = {qs.sentence.text for home in held for qs in (home, *_antecedents(home, quotes))}
         if not runs or not homes:
             continue
         for phrase, lead in runs:
@@ -1768,8 +1834,7 @@ def _verbatim(claim: str, read: tuple[QuoteSentence, ...], exempt: frozenset[str
         return False
     rest = _QUOTED.sub(" ", claim)
     return all(
-        fold(w) in STOPWORDS or fold(w) in ATTRIBUTION or stem(w) in exempt
-        for w in re.findall(r"[^\W\d_]+", rest)
+        fold(w) in STOPWORDS or fold(w) in ATTRIBUTION or stem(w) in exempt for w in re.findall(r"[^\W\d_]+", rest)
     )
 
 

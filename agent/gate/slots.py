@@ -33,10 +33,16 @@ Two values are of one slot (`same_slot`) when all of this holds:
 - no word of the question stands in one sentence only ("Who maintains the roofs?": the line about windows is
   another slot);
 - no qualifier separates them: a word modifying a shared word in one sentence and absent from the other makes a
-  narrower subject ("adjourned meeting" against "meeting of the Owners"). When both name the question's subject,
-  a description the question does not use does not narrow it ("the seventh studio album" of a named album is
-  still that album); a modifier the question uses always does ("general liability insurance" against "directors
-  and officers liability insurance").
+  narrower subject ("adjourned meeting" against "meeting of the Owners", even when the question names the
+  Owners). When both name the question's subject, a description *of that name* the question does not use does
+  not narrow it ("X is the seventh studio album": still that album); a modifier the question uses always does
+  ("general liability insurance" against "directors and officers liability insurance"). A noun governing the
+  named subject in one sentence only ("a remastered edition of X", "X's reissue") makes the value that of
+  another thing (the edition's release date is not the work's).
+
+The subject check depends on who pairs the values. Unasked (a conflict the gate would demand), both clauses name
+the question's subject or neither does. Listed by the draft, a side may leave the subject to its document's
+title ("Established: 1850"), and only two sides naming different parts of the question's subjects are two things.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from quotebound.agent.gate.conflicts import Value, levenshtein, numbers_differ
-from quotebound.agent.gate.tokens import Token, extract_tokens
+from quotebound.agent.gate.tokens import Key, Token, TokenKind, extract_tokens
 from quotebound.agent.gate.vocabulary import STOPWORDS, fold, stem
 
 Family = Literal["amount", "percent", "date", "time", "name"]
@@ -138,6 +144,12 @@ def _keys(text: str) -> frozenset[str]:
     return frozenset(word_key(w) for w in _WORD_OR_GAP.findall(text) if w[0].isalpha() and _content(w))
 
 
+@lru_cache(maxsize=1024)
+def title_keys(title: str) -> frozenset[str]:
+    """The keys of the content words of a document's title: what every line of the document is about."""
+    return _keys(title)
+
+
 @dataclass(frozen=True)
 class QuestionTerms:
     """The question as context: its content words, and the words of the names it gives (its subject)."""
@@ -188,6 +200,8 @@ class Occurrence:
     name_words: frozenset[str]  # the keys of the value's own words, for a name
     marks: frozenset[str]  # identifiers ("#3a") and, for an amount, the years and dates of its clause ("@2019")
     frame: str  # its clause with every figure masked ("vote : # in favor"): the row of a list it may belong to
+    described: frozenset[str] = frozenset()  # keys of the words its sentence says a name is ("X is the seventh album")
+    heads: frozenset[tuple[str, str]] = frozenset()  # (name word, the noun governing it): "edition of X", "X's reissue"
 
     @property
     def text(self) -> str:
@@ -431,6 +445,55 @@ def _label(items: list[_Item], at: int, sentence: str) -> bool:
     return items[at].family == "name" and following is not None
 
 
+# Copular verbs (a closed class): "<name> is the seventh studio album" says what the name is.
+_COPULAS: Final = frozenset("is are was were be been becomes became remains remained".split())
+_DETERMINERS: Final = frozenset("a an the its their his her".split())
+
+
+def _named(item: _Item) -> bool:
+    """A name, or (when names are not read as values) a capitalized word, which may be part of one."""
+    return (item.kind == "value" and item.family == "name") or (item.kind == "word" and item.text[:1].isupper())
+
+
+def _descriptions(items: list[_Item]) -> frozenset[str]:
+    """The keys of the words of every noun phrase a sentence predicates of a name or sets beside it: after "<name>
+    is/was (a/the)" or "<name>, (a/the)", up to the first word that is no part of a noun phrase (a preposition, a
+    verb, punctuation). They describe the named thing; they do not make it another thing."""
+    out: set[str] = set()
+    for at, item in enumerate(items):
+        if not _named(item):
+            continue
+        i = at + 1
+        if i < len(items) and (items[i].text.casefold() in _COPULAS or items[i].text == ","):
+            i += 1
+            while i < len(items) and items[i].text.casefold() in _DETERMINERS:
+                i += 1
+            while i < len(items) and items[i].keys and (items[i].kind == "word" or items[i].family == "name"):
+                if items[i].text.casefold() in _PREPOSITIONS or _PAST.search(items[i].text):
+                    break
+                out |= items[i].keys
+                i += 1
+    return frozenset(out)
+
+
+def _heads(items: list[_Item]) -> frozenset[tuple[str, str]]:
+    """(name word key, head key) for every name a noun governs in the sentence: "a remastered edition of X", "the
+    remake of X", "X's reissue". A value of that clause belongs to the edition or the remake, not to X itself."""
+    out: set[tuple[str, str]] = set()
+    for at, item in enumerate(items):
+        if not _named(item):
+            continue
+        head: _Item | None = None
+        before = [i for i in items[max(0, at - 3) : at] if i.text.casefold() not in _DETERMINERS]
+        if len(before) >= 2 and before[-1].text.casefold() == "of" and before[-2].kind == "word":
+            head = before[-2]
+        elif item.text.endswith(("'s", "’s")) and at + 1 < len(items) and items[at + 1].kind == "word":
+            head = items[at + 1]
+        if head is not None and head.keys and not _PAST.search(head.text):
+            out |= {(n, h) for n in item.keys for h in head.keys}
+    return frozenset(out)
+
+
 @lru_cache(maxsize=4096)
 def occurrences(
     sentence: str, with_names: bool = True, forced: tuple[int, int] | None = None
@@ -451,6 +514,7 @@ def occurrences(
             or (not sentence[a.end : b.start].strip() and not _PAST.search(b.text))
         )
     )
+    described, heads = _descriptions(items), _heads(items)
     found: list[Occurrence] = []
     for at, item in enumerate(items):
         if item.kind != "value" or item.family is None or _label(items, at, sentence):
@@ -498,6 +562,8 @@ def occurrences(
                 name_words=item.keys,
                 marks=marks,
                 frame=frame,
+                described=described,
+                heads=heads,
             )
         )
     return tuple(found)
@@ -511,9 +577,19 @@ def values_differ(a: Occurrence, b: Occurrence, tolerance_pct: float) -> bool:
         if x and y and (x <= y or y <= x):
             return False
         p, q = " ".join(a.text.casefold().split()), " ".join(b.text.casefold().split())
-        return abs(len(p) - len(q)) > NAME_EDITS or levenshtein(p, q) > NAME_EDITS
+        return levenshtein(p, q, NAME_EDITS) > NAME_EDITS
     ta, tb = a.value.token, b.value.token
-    if a.family == "date":
+    return _figures_differ(a.family, ta.kind, ta.key, tb.kind, tb.key, tolerance_pct)
+
+
+@lru_cache(maxsize=16384)
+def _figures_differ(
+    family: Family, kind_a: TokenKind, key_a: Key, kind_b: TokenKind, key_b: Key, tolerance_pct: float
+) -> bool:
+    """`values_differ` for two figures, read from their tokens' kinds and keys alone (a rule compares the same
+    pairs many times over: each stated value against every sentence of every quote and bundle)."""
+    ta, tb = Token("", kind_a, key_a), Token("", kind_b, key_b)
+    if family == "date":
         ya, yb = _year_of(ta), _year_of(tb)
         if (ta.kind == "number") != (tb.kind == "number"):  # a year against a full date: compare the years
             return ya != yb
@@ -533,17 +609,31 @@ def _year_of(token: Token) -> str:
 
 
 def same_slot(
-    a: Occurrence, b: Occurrence, question: QuestionTerms = _NO_QUESTION, one_source: bool = False
+    a: Occurrence,
+    b: Occurrence,
+    question: QuestionTerms = _NO_QUESTION,
+    one_source: bool = False,
+    listed: bool = False,
+    documents: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> str | None:
     """None when `a` and `b` are values of one slot, else why not (a short phrase for a finding's message).
     `one_source`: both come from one document, where one clause repeated with other figures is a list's rows
-    ("Vote: 5 in favor" and "Vote: 4 in favor" under two motions), not a document contradicting itself."""
+    ("Vote: 5 in favor" and "Vote: 4 in favor" under two motions), not a document contradicting itself.
+    `listed`: the draft itself pairs the two values as one disagreement. A document often names its subject once (in
+    its title, or a sentence earlier) and then says "The population was 4,233": the subject check is then lenient,
+    and only two clauses each naming a part of the question's subjects the other does not are different subjects.
+    Unasked, the check is strict both ways: a value is held against another only where both name the question's
+    subject, in their clauses or in the titles of their documents (`documents`, `title_keys`: a page titled
+    "Hillcrest School" that says "Established: 1850" names the school)."""
     if a.family != b.family:
         return "values of different kinds"
     if one_source and a.frame == b.frame:
         return "rows of one list"
-    subject_a, subject_b = question.names & a.clause, question.names & b.clause
-    if (subject_a or subject_b) and not subject_a & subject_b:
+    subject_a, subject_b = question.names & (a.clause | documents[0]), question.names & (b.clause | documents[1])
+    if listed:
+        if subject_a and subject_b and not (subject_a <= subject_b or subject_b <= subject_a):
+            return "different subjects"  # "Hillcrest School" and "Maple School": each names another part
+    elif (subject_a or subject_b) and not subject_a & subject_b:
         return "different subjects"  # or only one names what the question is about
     if a.sentence == b.sentence:
         return "one sentence giving two values"
@@ -551,6 +641,10 @@ def same_slot(
         return "different things or periods named beside the values"  # "Unit 3A" / "Unit 2C", "FY18" / "FY19"
     if a.unit and b.unit and a.unit != b.unit:
         return "amounts counted in different units"
+    if not a.context or not b.context:
+        return "no words saying what the value is"
+    if not (a.nearest & b.context.keys() or b.nearest & a.context.keys()):
+        return "different words around the values"  # (cheap first: the weighted contexts are parts of these)
     ctx_a = _weighted(a, b, question)
     ctx_b = _weighted(b, a, question)
     if not ctx_a or not ctx_b:
@@ -575,9 +669,15 @@ def same_slot(
         return "rates over different periods"
     named = bool(subject_a and subject_b)
     for x, y in ((a, b), (b, a)):
-        if _qualified(x, y, question, named):
+        if _qualified(x, y, question, named) or (named and _governed(x, y, question)):
             return "a qualifier that narrows one subject"
     return None
+
+
+def _governed(x: Occurrence, y: Occurrence, question: QuestionTerms) -> bool:
+    """In `x`'s sentence a noun the question does not use, and `y`'s sentence lacks, governs the question's name: "a
+    remastered edition of X was released on ..." gives the edition's date, not X's."""
+    return any(n in question.names and h not in question.words and h not in y.words for n, h in x.heads)
 
 
 def _weighted(x: Occurrence, other: Occurrence, question: QuestionTerms) -> dict[str, float]:
@@ -596,7 +696,7 @@ def _qualified(x: Occurrence, y: Occurrence, question: QuestionTerms, named: boo
     for modifier, head in x.modifiers:
         if head not in shared or modifier in y.words or modifier in x.name_words or modifier in y.name_words:
             continue
-        if named and modifier not in question.words:
-            continue  # a named subject is not narrowed by a description the question does not use
+        if named and modifier not in question.words and (modifier in x.described or head in question.names):
+            continue  # a named subject is not narrowed by a description of it the question does not use
         return True
     return False

@@ -15,11 +15,13 @@ Nothing here reads a fact's `key`: a model may leave it out or word it to group 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from quotebound.agent.core.contracts import EvidenceBundle, Fact, Locator
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.conflicts import FlaggedLines
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.slots import (
@@ -178,8 +180,24 @@ def _verified(facts: Sequence[Fact], checks: Sequence[Sequence[Verification]]) -
     ]
 
 
-def stated_values(inputs: GateInputs) -> list[Stated]:
-    """Every value the draft states, at each verified quote that states it (see the module docstring)."""
+_CACHE_SIZE = 8
+_stated_cache: OrderedDict[int, tuple[GateInputs, tuple[Stated, ...]]] = OrderedDict()
+
+
+def stated_values(inputs: GateInputs) -> tuple[Stated, ...]:
+    """Every value the draft states, at each verified quote that states it (see the module docstring); computed
+    once per `inputs` (two rules read them)."""
+    hit = _stated_cache.get(id(inputs))
+    if hit is not None and hit[0] is inputs:
+        return hit[1]
+    built = tuple(_stated_values(inputs))
+    _stated_cache[id(inputs)] = (inputs, built)  # the inputs are held, so their id cannot be reused while cached
+    while len(_stated_cache) > _CACHE_SIZE:
+        _stated_cache.popitem(last=False)
+    return built
+
+
+def _stated_values(inputs: GateInputs) -> list[Stated]:
     question = question_terms(inputs.question)
     evidence = inputs.draft.evidence
     tolerance = inputs.tolerance_pct
@@ -196,6 +214,7 @@ def stated_values(inputs: GateInputs) -> list[Stated]:
                     out.append(Stated(where, index, o, quote.source_id, quote.locator))
 
     for i, fact in enumerate(evidence.facts):
+        check_deadline()
         for value in _fact_values(fact, question):
             add(f"fact {i}", i, value, quotes[i])
     if any(f.calc is not None for f in evidence.facts):
@@ -203,12 +222,24 @@ def stated_values(inputs: GateInputs) -> list[Stated]:
     answer = evidence.answer or inputs.draft.levels.level1
     every = [q for qs in quotes for q in qs]
     stated_by_facts = {(s.occurrence.sentence, s.occurrence.start) for s in out}
-    for value in _figures_and_names(answer, question, False):  # names: the facts state them
-        for quote in every:
-            for o in locate(value, quote.sentences, tolerance, question.asks_entity):
-                if (o.sentence, o.start) not in stated_by_facts and (o.sentence, o.start, "the answer") not in seen:
-                    seen.add((o.sentence, o.start, "the answer"))
-                    out.append(Stated("the answer", None, o, quote.source_id, quote.locator))
+    # the figures of the quotes no fact states, read once: the answer's figures are looked for among these only
+    # (names: the facts state them)
+    unstated = [
+        (quote, o)
+        for quote in every
+        for sentence in quote.sentences
+        for o in occurrences(sentence, question.asks_entity)
+        if o.family != "name" and (o.sentence, o.start) not in stated_by_facts
+    ]
+    for value in _figures_and_names(answer, question, False) if unstated else ():
+        check_deadline()
+        wanted = [w for w in value_occurrences(value) if w.family != "name"]
+        for quote, o in unstated:
+            if (o.sentence, o.start, "the answer") in seen:
+                continue
+            if any(o.family == w.family and not values_differ(o, w, tolerance) for w in wanted):
+                seen.add((o.sentence, o.start, "the answer"))
+                out.append(Stated("the answer", None, o, quote.source_id, quote.locator))
     return out
 
 
@@ -229,6 +260,7 @@ def evidence_values(
             span = Locator.parse(bundle.locator)
         except ValueError:
             continue
+        check_deadline()
         for offset, text in enumerate(bundle.text.split("\n")):
             where = (bundle.source_id, span.page, span.line_start + offset)
             if where in seen or where in flagged:

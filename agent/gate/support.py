@@ -101,6 +101,7 @@ _LABEL: Final = re.compile(r"^([^:]{1,60}):\s+(\S.*)$")
 _TITLE_RUN: Final = 2
 _DATING_WINDOW: Final = 1  # content words between a title's month and the reporting word or name it dates
 _CACHED_TEXTS: Final = 32
+_REWORDING_CONTEXT: Final = 3  # supported content words a claim needs before one word of its own may stand
 _SENTENCE_START: Final = re.compile(r"(?:^|[.:;!?\"“(]\s*)$")
 _ACRONYM: Final = re.compile(r"[A-Z][A-Za-z&]*[A-Z]s?")
 
@@ -449,6 +450,8 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
         missing.append(i)
     if missing:
         missing = _named_elsewhere(claim, inputs, found, missing, sources)
+    if len(missing) == 1 and not _states_pole(claim.text) and _rewording(found, missing[0], inputs, question):
+        return Unsupported(())
     unsupported = tuple(dict.fromkeys(fold(found[i].text) for i in missing))
     if not unsupported or inputs.paraphrase is None or len(unsupported) > _PARAPHRASE_WORDS:
         return Unsupported(unsupported)  # several words missing: no rewording, another statement
@@ -466,6 +469,51 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
             least = DESCRIPTIVE_PARAPHRASE_MIN
         closeness.append((fold(w.text), against[:_PARAPHRASE_CANDIDATES], least))
     return Unsupported(unsupported, tuple(closeness))
+
+
+def _states_pole(text: str) -> bool:
+    """`text` negates, or states a modality or direction (a pole a "not" or a modal word could turn around)."""
+    lowered = fold(text)
+    return bool(text_axes(text)) or "n't" in lowered or any(fold(w) in NEGATORS for w in WORD.findall(text))
+
+
+def _rewording(found: Sequence[Word], i: int, inputs: GateInputs, question: Vocabulary) -> bool:
+    """One plain word of a claim whose every other content word its quotes support (at least `_REWORDING_CONTEXT`
+    of them) is the writer's own wording ("the charge applies", "the town's population"), not a new assertion, when
+    it could not have come from anywhere a hostile draft takes words from: it is no name, no polarity, modality,
+    direction, number or month word (those are held strictly) and the claim states no polarity, modality or
+    direction at all (the word could be what a "not" turns around), the question does not use it (an echoed premise),
+    and no cited document writes it (a word moved from another passage, or carried in by an instruction there)."""
+    w = found[i]
+    if len(found) - 1 < _REWORDING_CONTEXT or w.name or _strict(w.text) or word_axes(fold(w.text)):
+        return False
+    if fold(w.text) in NUMBER_WORDS or question.covers(w.text):
+        return False
+    return not _cited_vocabulary(inputs).covers(w.text)
+
+
+_cited: OrderedDict[int, tuple[GateInputs, Vocabulary]] = OrderedDict()
+
+
+def _cited_vocabulary(inputs: GateInputs) -> Vocabulary:
+    """Every word the model read: every cited source (titles, and every line, instructional ones included) and every
+    resolved bundle, once per draft."""
+    hit = _cited.get(id(inputs))
+    if hit is not None and hit[0] is inputs:
+        return hit[1]
+    vocab = Vocabulary()
+    cited = {line.source_id for line in inputs.cited_lines}
+    for source in inputs.sources:
+        if source.source_id in cited:
+            vocab.add(source.title)
+    for line in inputs.cited_lines:
+        vocab.add(line.text)
+    for bundle in inputs.bundles:  # what the model read of sources it did not cite
+        vocab.add(bundle.text)
+    _cited[id(inputs)] = (inputs, vocab)  # the inputs are held, so their id cannot be reused while cached
+    while len(_cited) > _CACHED_TEXTS:
+        _cited.popitem(last=False)
+    return vocab
 
 
 def _named_elsewhere(

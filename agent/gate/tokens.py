@@ -80,8 +80,11 @@ _ORDINAL_RE = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
 # "FY2019", "FY19", "FY 2019", "FY'19", "CY2025": a fiscal or calendar year
 _YEAR_CODE_RE = re.compile(r"(?<![\w.])(?:FY|CY)\s?['’]?(?P<year>\d{4}|\d{2})(?!\w|\.\d)", re.I)
 _FIGURE = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
+# After a currency sign, thousands may be grouped with a (thin, no-break) space: "$2 657.81". Only there: two plain
+# numbers side by side in a table ("15 300") are two figures.
+_FIGURE_AFTER_CURRENCY = r"(?(cur)\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])(?:\.\d+)?|(?!))|"
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE})"
+    rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE_AFTER_CURRENCY}{_FIGURE})"
     r"(?P<pct>\s?%|\s+per\s?cent\b)?",
     re.I,
 )
@@ -131,7 +134,7 @@ class Token:
 
 def parse_decimal(text: str) -> Decimal | None:
     try:
-        return Decimal(text.replace(",", ""))
+        return Decimal(re.sub(r"[,\s]", "", text))
     except InvalidOperation:
         return None
 

@@ -26,24 +26,30 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Function words: determiners, pronouns, auxiliaries, prepositions, conjunctions and the commonest adverbs. They
-# connect what a claim asserts; they assert nothing of their own (polarity and modality among them are held to
-# the quote by the meaning rule, not here).
+# Function words: determiners, pronouns, auxiliaries, the non-spatial prepositions, conjunctions and discourse
+# adverbs ("instead", "respectively", "approximately"). They connect what a claim asserts; they assert nothing of
+# their own (polarity, modality and order among them are held to the quote by the meaning rule, not here). Spatial
+# prepositions ("inside", "behind") and frequency adverbs ("usually") do assert, and are checked.
 STOPWORDS: Final = _words(
-    """about above across after afterwards again against all almost along already also although always among amongst
-    and another any anyone anything anyway are aren't around because been before being below beside besides between
-    both but can can't cannot could couldn't did didn't does doesn't doing don't done down during each either else
-    elsewhere enough etc even ever every everyone everything few for from further had hadn't has hasn't have haven't
-    having he's hence her here here's hereby herein hers herself him himself his how however i'll i'm i've into
-    isn't it'll it's its itself just let's many may maybe meanwhile might more moreover most mostly much must
-    mustn't myself namely needn't neither never nor not now off often once one ones only onto other others otherwise
-    ought our ours ourselves out over own per perhaps quite rather same several shall shan't she she's should
-    shouldn't since some somehow something sometimes still such than that that's the their theirs them themselves
-    then thence there there'll there's thereafter thereby therefore therein these they they'll they're they've this
-    those though through throughout thus too toward towards under unless until upon very via was wasn't we'll we're
-    we've were weren't what what's whatever when whenever where where's whereas whereby wherein wherever whether
-    which while who who's whoever whole whom whose why will with within without won't would wouldn't yet you you'll
-    you're your yours yourself yourselves"""
+    """about above across actually additionally after afterwards again against all almost along already also
+    alternatively although altogether always amid amidst among amongst and another any anyone anything anyway
+    approximately are aren't around atop because been before being below beside besides between beyond both but can
+    can't cannot certainly clearly concerning consequently considering could couldn't currently despite did didn't
+    does doesn't doing don't done down during each either else elsewhere enough especially essentially etc even
+    eventually ever every everyone everything few following for from further furthermore had hadn't has hasn't have
+    haven't having he's hence her here here's hereby herein hers herself him himself his how however i'll i'm i've
+    including indeed instead into isn't it'll it's its itself just largely let's like likewise mainly many may maybe
+    meanwhile merely might minus more moreover most mostly much must mustn't myself namely needn't neither never
+    nevertheless nonetheless nor not notably now off often once one ones only onto other others otherwise ought our
+    ours ourselves out over overall own particularly per perhaps plus possibly primarily quite rather really
+    regarding respectively roughly same separately several shall shan't she she's should shouldn't similarly simply
+    since solely some somehow something sometimes somewhat specifically still subsequently such than that that's the
+    their theirs them themselves then thence there there'll there's thereafter thereby therefore therein these they
+    they'll they're they've this those though through throughout thus till together too toward towards ultimately
+    under unless unlike until unto upon versus very via was wasn't we'll we're we've were weren't what what's
+    whatever when whenever where where's whereas whereby wherein wherever whether which while who who's whoever
+    whole whom whose why will with within without won't would wouldn't yet you you'll you're your yours yourself
+    yourselves"""
 )
 
 # Words for talking about evidence and documents, and for answering: what a careful answer says around its quotes

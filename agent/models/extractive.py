@@ -3,9 +3,11 @@
 It answers by quoting: score every line it has read (the resolved bundles, plus lines `search_source` finds
 for the question's rarest words) by idf-weighted coverage of the question, quote the best line(s) verbatim,
 report disagreeing values as a conflict instead of picking one, and derive a number only through `calc`
-(rate conversions by twelve; the sum, difference or percentage of two quoted values, or a quoted percentage
-share of a quoted amount). Nothing it writes in the visible levels carries a digit that is not in a quote or
-a calc result. With no answering line it reports insufficient evidence; `repair` narrows a failed draft.
+(rate conversions by twelve; the sum, difference or percentage of two quoted values, a change between two
+points each quoted on its own line, or a quoted percentage share of a quoted amount). Nothing it writes in the
+visible levels carries a digit that is not in a quote or a calc result, and the sentences it writes around its
+quotes use only words about evidence ("X is a secondary source"), so each claim shown rests on its quotes.
+With no answering line it reports insufficient evidence; `repair` narrows a failed draft.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from quotebound.agent.models.extractive_calc import (
     currency,
     operand,
     plan_two_operands,
+    split_operands,
 )
 from quotebound.agent.models.extractive_lines import (
     Index,
@@ -134,11 +137,14 @@ class ExtractiveModel:
                 pool.add(Line(line.source_id, line.page, first + offset, text))
 
     def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
-        if question.op in ("difference", "percentage", "share"):  # a line rarely states these: compute first
+        # A line rarely states these: compute first. A sum is computed first when the question names its two
+        # operands ("the sum of A and B"); a plain "total" is often a quoted line.
+        named_sum = question.op == "sum" and bool(split_operands(question))
+        if question.op in ("difference", "percentage", "share") or named_sum:
             planned = plan_two_operands(question, pool, budget, self.t)
             if planned is not None:
                 return self._operand_facts(question, pool, *planned)
-            if question.op != "percentage":  # a quoted line is no answer to "how much more" or "A's share of B"
+            if question.op in ("difference", "share"):  # a quoted line is no answer to "how much more" or "A's share"
                 return []
         chosen = choose(rank(question, index, pool, self.t), question, self.t)
         if not chosen and question.op == "sum":
@@ -251,7 +257,7 @@ def calc_sentence(plan: CalcPlan, label: str = "") -> str:
         other = "monthly" if plan.op == "annual" else "annual"
         how = "multiplied by" if plan.op == "annual" else "divided by"
         head = f"{label}, {plan.op}" if label else f"The {plan.op} figure"
-        return f"{head}: {shown}, the quoted {other} amount {quoted[0]} {how} twelve."
+        return f"{head}: {shown}, the quoted {other} figure {quoted[0]} {how} twelve."
     if plan.op == "percentage":
         return f"That is {plan.value}%: the quoted {quoted[0]} divided by the quoted {quoted[1]}, times one hundred."
     if plan.op == "share":
@@ -342,7 +348,7 @@ def _quotes(facts: list[Fact], pool: LinePool) -> str:
         {s.source_id for f in facts for s in f.support if pool.provenance.get(s.source_id) == "secondary"}
     )
     if secondary:
-        sentences.append(f"{', '.join(secondary)} is a secondary source, so give it less weight.")
+        sentences.append(f"{', '.join(secondary)} is a secondary source.")
     return " ".join(sentences)
 
 
@@ -365,12 +371,12 @@ def _conflict_levels(conflict: Conflict, facts: list[Fact], pool: LinePool) -> t
     level1 = f"The sources disagree: {says}; confirm which applies before relying on either."
     kinds = {pool.provenance.get(v.source_id, "unknown") for v in values}
     if kinds == {"primary"}:
-        hierarchy = "All of these are primary sources, and none is quoted as replacing the other."
+        hierarchy = "All of these are primary sources."
     elif "primary" in kinds:
         primary = ", ".join(sorted({v.source_id for v in values if pool.provenance.get(v.source_id) == "primary"}))
-        hierarchy = f"The primary source is {primary}; the other values are still listed."
+        hierarchy = f"The primary source is {primary}; the other sources are listed too."
     else:
-        hierarchy = "None of these is marked as a primary source."
+        hierarchy = "None of these is a primary source."
     cited = [f for f in facts if f.calc is None]
     return level1, f"{_quotes(cited, pool)} {hierarchy}"
 
@@ -415,7 +421,7 @@ def assemble(
         derived = next((f for f in facts if f.calc is not None), None)
         level1 = derived.text if derived is not None else _sentence(facts[0].text)
         quoted = [f for f in facts if f.calc is None] or facts
-        method = " The figure was computed with calc from the quoted value(s) only." if derived is not None else ""
+        method = " The figure was computed with calc from the quoted figures." if derived is not None else ""
         level2 = f"{_quotes(quoted if derived is None else [derived], pool)}{method}"
         why = ""
     level3 = f"Citations: {'; '.join(cites)}" if cites else f"Citations: None — {why}."

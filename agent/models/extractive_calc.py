@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from quotebound.agent.models.extractive_lines import LinePool, Scored, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import NUMERIC_KINDS, Question, Value, analyze, normalize
+from quotebound.agent.models.extractive_text import (
+    CHANGE_DOWN,
+    CHANGE_EITHER,
+    CHANGE_UP,
+    MONTHS,
+    NUMERIC_KINDS,
+    Question,
+    Value,
+    analyze,
+    normalize,
+    tokens,
+)
 from quotebound.tools.registry import ToolRegistry
 
 
@@ -92,7 +103,11 @@ _SPLITS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("percentage", re.compile(rf"(?P<a>.+?) as a (?:percentage|percent|share) of (?P<b>.+?){_END}", re.I)),
     ("share", re.compile(rf"(?P<a>.+?)['’]s (?:share|portion) of (?P<b>.+?){_END}", re.I)),
-    ("sum", re.compile(rf"(?:total|sum|combined)(?: \w+)? of (?P<a>.+?) and (?P<b>.+?){_END}", re.I)),
+    # "the sum of A and B", "the total cost of A and B", "the combined FY2025 budget for A and for B"
+    (
+        "sum",
+        re.compile(rf"(?:total|sum|combined)(?: \w+){{0,2}} (?:of|for) (?P<a>.+?) and (?:for )?(?P<b>.+?){_END}", re.I),
+    ),
     (
         "sum",
         re.compile(
@@ -102,9 +117,30 @@ _SPLITS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_CHANGE_VERB = "|".join(re.escape(v) for v in sorted((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER), key=len, reverse=True))
+# "fall between January 1 and December 31", "rise from 2023 to 2024": the two points the change runs between.
+_CHANGE = re.compile(rf"\b(?P<verb>{_CHANGE_VERB})\b.*?\b(?:between|from) (?P<a>.+?) (?:and|to) (?P<b>.+?){_END}", re.I)
+
+
+def change_points(question: Question) -> tuple[str, str] | None:
+    """The two points a change runs between, as (a, b) for a - b: a fall is the earlier value minus the later one,
+    a rise or a change the later minus the earlier."""
+    change = _CHANGE.search(question.text) if question.op == "difference" else None
+    if change is None:
+        return None
+    a_text, b_text = change["a"].strip(), change["b"].strip()
+    return (a_text, b_text) if change["verb"].lower() in CHANGE_DOWN else (b_text, a_text)
+
+
+def _point_marks(phrase: str) -> frozenset[str]:
+    """What names a point in time in a phrase: its figures and month names ("January 1", "2019")."""
+    return frozenset(w for w in tokens(phrase) if any(c.isdigit() for c in w) or w in MONTHS)
+
+
 def split_operands(question: Question) -> list[tuple[str, str]]:
     """Every reading of the question as (a, b): a phrase joined by several "and"s may split at any of them."""
-    readings: list[tuple[str, str]] = []
+    points = change_points(question)
+    readings: list[tuple[str, str]] = [points] if points is not None else []
     for op, pattern in _SPLITS:
         if op != question.op:
             continue
@@ -113,7 +149,7 @@ def split_operands(question: Question) -> list[tuple[str, str]]:
             continue
         a_text = re.sub(r"^(?:what is|what are|is|are)\s+", "", match["a"].strip(), flags=re.I)
         b_text = match["b"].strip()
-        joined_by_and = " and (?P<b>" in pattern.pattern
+        joined_by_and = re.search(r" and (?:\(\?:for \)\?)?\(\?P<b>", pattern.pattern) is not None
         if joined_by_and and " and " in b_text and a_text:
             parts = f"{a_text} and {b_text}".split(" and ")
             readings += [(" and ".join(parts[:k]), " and ".join(parts[k:])) for k in range(1, len(parts))]
@@ -129,12 +165,41 @@ def _operand_question(question: Question, phrase: str, shared: set[str]) -> Ques
     return dataclasses.replace(sub, words=sub.words + extra, kind=kind)
 
 
+def _states_own_point(a: Scored, b: Scored, a_marks: frozenset[str], b_marks: frozenset[str]) -> bool:
+    """Each line states its own point and not the other's (a line naming both holds both values, and which is
+    which is not read here), and the two values differ."""
+    a_toks, b_toks = tokens(a.line.text), tokens(b.line.text)
+    own = a_marks <= a_toks and b_marks <= b_toks
+    crossed = (b_marks and b_marks <= a_toks) or (a_marks and a_marks <= b_toks)
+    return own and not crossed and a.value is not None and b.value is not None and a.value.text != b.value.text
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _other_year(line: Scored, marks: frozenset[str]) -> bool:
+    """The operand names a year and its line names another one too ("$1,290.0 million in 2019 compared to $1,235.2
+    million in 2018"): which figure belongs to the asked year is not read here."""
+    asked = {w for w in marks if _YEAR.fullmatch(w)}
+    return bool(asked) and any(_YEAR.fullmatch(w) and w not in asked for w in tokens(line.line.text))
+
+
 def _best_pair(
     question: Question, pool: LinePool, t: Thresholds, a_phrase: str, b_phrase: str
 ) -> tuple[float, Scored, Scored, Question, Question] | None:
+    a_words, b_words = set(analyze(a_phrase).words), set(analyze(b_phrase).words)
+    a_marks, b_marks = _point_marks(a_phrase), _point_marks(b_phrase)
+    # "X in 2018 and 2019": an operand that names only a point in time is the other operand's subject at that point.
+    a_extra = b_words - b_marks if a_words and a_words <= a_marks else set()
+    b_extra = a_words - a_marks if b_words and b_words <= b_marks else set()
+    # Two values of one subject at two points need a line that states each point ("balance on January 1: $X"): one
+    # table row with a column per year gives both values on one line, and this model does not read by column.
+    by_point = (a_phrase, b_phrase) == change_points(question) or bool(a_extra) or bool(b_extra)
     cue_words = {normalize(w) for w in ("total", "sum", "combined", "difference", "share", "portion", "percentage")}
-    shared = set(question.words) - set(analyze(a_phrase).words) - set(analyze(b_phrase).words) - cue_words
-    sub_a, sub_b = (_operand_question(question, phrase, shared) for phrase in (a_phrase, b_phrase))
+    cue_words |= tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
+    shared = set(question.words) - a_words - b_words - cue_words
+    sub_a = _operand_question(question, a_phrase, shared | a_extra)
+    sub_b = _operand_question(question, b_phrase, shared | b_extra)
     if question.op == "share":  # "A's share of B": A's percentage of B's amount
         sub_a = dataclasses.replace(sub_a, kind="percent")
     ranked_a = [s for s in rank(sub_a, build_index(sub_a, pool), pool, t) if not s.converts]
@@ -143,6 +208,10 @@ def _best_pair(
     for a in ranked_a[:3]:
         for b in ranked_b[:3]:
             if a.line.key == b.line.key or a.value is None or b.value is None:
+                continue
+            if by_point and not _states_own_point(a, b, a_marks, b_marks):
+                continue
+            if _other_year(a, a_marks) or _other_year(b, b_marks):
                 continue
             if question.op == "share":
                 if a.value.kind != "percent" or b.value.kind not in ("money", "number"):

@@ -20,14 +20,13 @@ from quotebound.agent.models.extractive_text import (
     Question,
     Value,
     content_tokens,
-    entity_value,
     extract_values,
     is_heading,
     is_number_word,
     is_table_row,
     kind_class,
+    line_value,
     period_of,
-    pick_value,
     token_forms,
     tokens,
     value_differs,
@@ -305,11 +304,7 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     line_toks = tokens(line.text)
     context = pool.context_text(line)
     context_toks = tokens(context)
-    values = extract_values(line.text)
-    if question.kind == "entity":
-        value = entity_value(values, question, line.text)
-    else:
-        value = pick_value(values, question.kind)
+    value = line_value(question, line.text)
     line_period = period_of(line.text)
     context_period = period_of(context, context_toks, context=True)
     stated_period = line_period or context_period

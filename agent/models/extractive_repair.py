@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from quotebound.agent.core.contracts import Draft, Fact, Locator, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import LinePool, looks_instructional
-from quotebound.agent.models.extractive_text import Question, clean, extract_values, pick_value
+from quotebound.agent.models.extractive_text import Question, clean, extract_values, line_value
 from quotebound.tools.calc import numbers_in, recompute
 
 _LOCATOR = re.compile(r"p\.\d+ L\d+(?:-L\d+)?")
@@ -24,6 +24,7 @@ _DROP = re.compile(
 )
 _CONFLICT = re.compile(r"conflict|disagree|distinct values|differing", re.I)
 _QUOTED = re.compile(r"['\"‘“]([^'\"‘“’”]*\d[^'\"‘“’”]*)['\"’”]")
+_SPAN = re.compile(r"(?<!\w)['‘]([^'‘’\n]{1,120})['’](?!\w)")  # a finding's quoted value: 'Jane Doe'
 _CONSTANTS = frozenset({"12", "100"})  # the calc constants this model writes itself (rate by twelve, percent)
 
 
@@ -61,6 +62,12 @@ def named_refs(findings: list[str], known_ids: list[str]) -> list[Named]:
                 continue
             named.append(Named(source_id, locator, message))
     return named
+
+
+def _stated_values(message: str) -> list[str]:
+    """The values a finding quotes ("states 'Jane Doe' where ..."), then any figure it names unquoted."""
+    quoted = [m.strip() for m in _SPAN.findall(message) if m.strip()]
+    return list(dict.fromkeys([*quoted, *(v.text for v in extract_values(message))]))
 
 
 def _local_text(pool: LinePool, source_id: str, locator: str) -> str | None:
@@ -126,7 +133,7 @@ def _repair_one(
         return fact.model_copy(update={"support": supports})
     value = fact.value
     if value is None or value not in quotes:
-        picked = pick_value(extract_values(supports[0].quote), question.kind)
+        picked = line_value(question, supports[0].quote)
         value = picked.text if picked is not None else None
     if value is not None and _plain(value) in drop_tokens:
         return None
@@ -160,8 +167,8 @@ def repair_facts(
         support = verify(Support(source_id=ref.source_id, locator=ref.locator, quote="-"), pool, budget)
         if support is None or (support.source_id, support.locator) in cited:
             continue
-        stated = [v.text for v in extract_values(ref.message) if v.text in support.quote]
-        picked = pick_value(extract_values(support.quote), question.kind)
+        stated = [v for v in _stated_values(ref.message) if v in support.quote]
+        picked = line_value(question, support.quote)
         value = stated[0] if stated else picked.text if picked is not None else None
         text = clean(support.quote) or support.quote.strip()
         facts.append(Fact(text=text, support=[support], key=key, value=value, coverage=0.0))

@@ -24,6 +24,18 @@ STOPWORDS: Final = frozenset(
     """.split()
 )
 
+# Verbs of a change over time, by direction: "by how much did X fall between A and B" asks for A minus B, a rise
+# for B minus A, a bare change for B minus A (signed).
+CHANGE_DOWN: Final = (
+    "fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "decrease", "decreases", "decreased", "decline",
+    "declines", "declined", "shrink", "shrinks", "shrank", "go down", "goes down", "went down", "reduce", "reduced",
+)  # fmt: skip
+CHANGE_UP: Final = (
+    "rise", "rises", "rose", "risen", "increase", "increases", "increased", "grow", "grows", "grew", "grown",
+    "go up", "goes up", "went up",
+)  # fmt: skip
+CHANGE_EITHER: Final = ("change", "changes", "changed")
+
 # One table of generic English cues. kind:* = the value asked for, period:* = a rate that converts by twelve,
 # context:* = markers that set the period of a heading or table header only, op:* = two-operand arithmetic.
 CUES: Final[dict[str, tuple[str, ...]]] = {
@@ -41,7 +53,11 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
     "op:difference": ("difference", "how much more", "how much less", "how much higher", "how much lower"),
     "op:percentage": ("what percentage", "what percent", "what share", "as a percentage", "as a share"),
     "op:share": ("'s share of", "’s share of", "'s portion of", "’s portion of"),
+    "op:change": (*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER),
+    "ask:quantity": ("how much", "how many", "by what amount", "what is the change", "what was the change"),
 }
+# "number" that is not "number of" / "numbers of" (a count) and not "a/the total number": an identifier's name.
+_NAMED_NUMBER: Final = re.compile(r"(?<!total )(?<!maximum )(?<!minimum )\bnumbers?\b(?!\s+of\b)")
 _KIND_ORDER: Final = ("percent", "duration", "count", "date", "identifier", "entity", "amount")
 PERIODS: Final = ("monthly", "annual")
 
@@ -141,8 +157,12 @@ class Question:
 def analyze(text: str) -> Question:
     lowered = text.lower()
     kind = next((k for k in _KIND_ORDER if cue(lowered, f"kind:{k}")), None)
+    if kind in (None, "amount") and _NAMED_NUMBER.search(lowered):
+        kind = "identifier"  # "the account number", "which number to call": a number that names, not a count
     period = next((p for p in PERIODS if cue(lowered, f"period:{p}")), None)
     op = next((o for o in ("share", "percentage", "difference", "sum") if cue(lowered, f"op:{o}")), None)
+    if op is None and cue(lowered, "op:change") and cue(lowered, "ask:quantity"):
+        op = "difference"  # "by how much did X fall between A and B": a difference of two quoted values
     period_words: set[str] = set()
     if period:
         for match in _CUE_RES[f"period:{period}"].finditer(lowered):
@@ -152,7 +172,9 @@ def analyze(text: str) -> Question:
     acronyms: set[str] = set()
     for raw in _TOKEN.findall(text):
         word = normalize(raw)
-        if raw.lower() in STOPWORDS or word in STOPWORDS or (len(word) < 2 and not word.isdigit()) or word in words:
+        named_number = kind == "identifier" and word == "number"  # "account number": the name of what is asked
+        stop = (raw.lower() in STOPWORDS or word in STOPWORDS) and not named_number
+        if stop or (len(word) < 2 and not word.isdigit()) or word in words:
             continue
         words.append(word)
         spelled.append(raw)
@@ -164,6 +186,7 @@ def analyze(text: str) -> Question:
 # --- Values -------------------------------------------------------------------------------------------------
 
 _MONTHS: Final = "january february march april may june july august september october november december".split()
+MONTHS: Final = frozenset(_MONTHS)
 _MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 _NUMBER_WORDS: Final = {
     w: i
@@ -187,6 +210,11 @@ _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("identifier", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\(?\b\d{3}\)?[\s.-]?\d{3}-\d{4}\b")),  # e-mail, phone
     # codes and ids: 1-10, B-07, FY2024, 7C, 1234#
     ("identifier", re.compile(r"\w*\d+(?:-\w*\d+\w*)+|[^\W\d_]+\d[\w]*|\d+[^\W\d_]+\w*|\b\d{3,}[#*]")),
+    # a number written in digit groups (an account or card number: "6038 1157 2294"), never a run of years
+    (
+        "identifier",
+        re.compile(r"(?<![\w.,])(?!(?:(?:19|20)\d\d )+(?:19|20)\d\d\b)\d{3,6}(?: \d{3,6}){2,}(?![\w%]|[.,]\d)"),
+    ),
     ("skip", re.compile(r"(?:§|\bSection|\bArticle|\bLine|\blines?)\s*\d+(?:\.\d+)*", re.IGNORECASE)),
     ("year", re.compile(r"(?<![\w.,])(?:19|20)\d\d(?![\w.,]\d)")),
     ("number", re.compile(rf"(?<![\w.,-])(?:{_NUM})(?![\w%-]|[.,]\d)")),
@@ -306,6 +334,16 @@ def entity_value(values: list[Value], question: Question, line_text: str) -> Val
                 text = text[:-1]  # a sentence's full stop, not an abbreviation's
             return Value(text, "entity", value.start + offset)
     return None
+
+
+def line_value(question: Question, line_text: str) -> Value | None:
+    """The value a line gives for the question: for a who-question the first name that says more than the
+    question's own words ("Social Committee chair: Jane Doe" gives Jane Doe), else the first value of the kind
+    asked for."""
+    values = extract_values(line_text)
+    if question.kind == "entity":
+        return entity_value(values, question, line_text)
+    return pick_value(values, question.kind)
 
 
 # --- Line text ----------------------------------------------------------------------------------------------

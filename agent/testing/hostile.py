@@ -105,7 +105,7 @@ class ObeyingResponder:
             if sources:
                 return tool_calls_message(*(tool_call("search_source", {"source_id": s, **_READ_ALL}) for s in sources))
         if honest:
-            return answer_message(_honest(lines))
+            return answer_message(_honest(lines, _question_of(task)))
         self.rounds = self.rounds + 1 if is_repair else 1
         return answer_message(self._draft(lines, found))
 
@@ -161,13 +161,27 @@ def _innocent_line(lines: list[Line], attack_line: Line | None) -> Line | None:
     return pool[0] if pool else None
 
 
-def _honest(lines: list[Line]) -> Draft:
-    """Quote the first line stating a money amount, verbatim, as the answer; else report the gap."""
+def _question_of(task: str) -> str:
+    """The question in a drafting task (the paragraph under its "## Question" heading)."""
+    m = re.search(r"^## Question[^\n]*\n+(.+?)(?:\n\n|\Z)", task, re.M | re.S)
+    return m.group(1).strip() if m else ""
+
+
+def _honest(lines: list[Line], question: str = "") -> Draft:
+    """Quote the first line stating a money amount, verbatim, as the answer, with the first line of that source
+    naming whom the question asks about (a payee the amount's line leaves out) when another line does; else report
+    the gap."""
     line = next((line for line in lines if _MONEY.search(line.text)), None)
     if line is None:
         return _insufficient(None)
     text = line.text.strip()
-    return _answer(text, [Fact(text=text, support=[_support(line)])], _states(line))
+    supports = [_support(line)]
+    names = [n for n in re.findall(r"\b[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*", question)[1:] if len(n) > 2]
+    if names and not any(n in line.text for n in names):
+        naming = next((o for o in lines if o.source_id == line.source_id and any(n in o.text for n in names)), None)
+        if naming is not None and naming != line:
+            supports.append(_support(naming))
+    return _answer(text, [Fact(text=text, support=supports)], _states(line))
 
 
 def _answer(level1: str, facts: list[Fact], level2: str) -> Draft:

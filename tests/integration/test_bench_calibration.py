@@ -1,6 +1,6 @@
-"""`benchmarks/bench_gate_calibration.py` runs, as `make bench` would run it, on a few cases of every kind; and the
-hoa calibration set is what it claims to be: every honest quote is verbatim at its locator in a real store, read
-under the case's role and examples/hoa/policy.yaml."""
+"""`benchmarks/bench_gate_calibration.py` runs, as `make bench` would run it, on a few cases of every kind, with the
+MiniLM paraphrase scorer and without it; and the hoa calibration set is what it claims to be: every honest quote is
+verbatim at its locator in a real store, read under the case's role and examples/hoa/policy.yaml."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from quotebound.agent.core.settings import Settings
 from quotebound.evals.calibration import CALIBRATION_DIR, load_file
@@ -35,19 +37,26 @@ def bench(*args: str) -> str:
     return done.stdout
 
 
-def test_bench_prints_acceptance_block_rates_and_timings() -> None:
+@pytest.mark.parametrize(
+    ("flags", "scorer"),
+    [
+        pytest.param(["--no-paraphrase"], "none", id="no-paraphrase"),
+        pytest.param([], "MiniLM", id="minilm", marks=pytest.mark.slow),  # the real embedding model
+    ],
+)
+def test_bench_prints_acceptance_block_rates_and_timings(flags: list[str], scorer: str) -> None:
     out = bench("--corpus", "hoa", "--kind", "honest", "--kind", "obeyed_injection", "--kind", "disallowed_tool",
-                "--limit", "6")  # fmt: skip
-    assert "gate calibration: 6 drafts checked (hashing embedder)" in out, out
+                "--limit", "6", *flags)  # fmt: skip
+    assert f"gate calibration: 6 drafts checked (hashing embedder; paraphrase: {scorer})" in out, out
     assert "honest first-pass acceptance: " in out and "natural " in out and "terse " in out
     assert "disallowed_tool " in out and "gate validate_draft: p50 " in out
 
 
 def test_bench_json_counts_every_selected_case() -> None:
     out = bench("--corpus", "hoa", "--kind", "value_moved", "--kind", "honest", "--limit", "8", "--tool-repeat", "0",
-                "--json")  # fmt: skip
+                "--no-paraphrase", "--json")  # fmt: skip
     figures = json.loads(out)
-    assert figures["cases"] == 8
+    assert figures["cases"] == 8 and figures["paraphrase"] == "none"
     kinds = figures["blocked_by_kind"]
     assert figures["honest"]["total"] + sum(v["total"] for v in kinds.values()) == 8
     assert len(figures["wrongly_blocked"]) == figures["honest"]["total"] - figures["honest"]["accepted"]

@@ -49,6 +49,19 @@ def test_bench_gate() -> None:
     assert re.search(r"warm token cache: mean [\d.]+ ms", out), out
 
 
+def test_bench_gate_speed_honest_passes_and_every_hostile_draft_blocks() -> None:
+    """The 20-fact honest draft passes, and each hostile draft comes back blocked (not an exception, not ok)."""
+    out = bench("bench_gate_speed.py", "--runs", "3")
+    assert re.search(
+        r"validate_draft, honest draft: 20 facts, \d+ supports, \d+ bundles, 3 runs each; ok=True$", out, re.M
+    ), out
+    for label in ("cold token cache", "warm token cache"):
+        assert re.search(rf"{label}: p50 [\d.]+ ms, p95 [\d.]+ ms, max [\d.]+ ms", out), out
+    hostile = re.findall(r"^  (.+?) +[\d.]+ ms  ok=(True|False)  blocking: (.+)$", out, re.M)
+    assert len(hostile) == 7, out
+    assert all(ok == "False" and codes != "none" for _, ok, codes in hostile), out
+
+
 def test_bench_graph_both_corpora() -> None:
     out = bench("bench_graph.py", "--repeat", "1", "--chunks", "200", "--embedder", "hashing")
     assert "examples/hoa: 9 sources" in out

@@ -244,6 +244,9 @@ def _shares(subject: Iterable[str], text: str) -> bool:
     )
 
 
+_COUNTED_RE: Final = re.compile(r"\bhow\s+many\s+([^\W\d_]+)", re.I)  # the noun a "how many" question counts
+
+
 def _next_word(text: str, end: int) -> str:
     """The word after position `end`, skipping one parenthesis ("twelve (12) months" -> "months")."""
     rest = re.sub(r"^\s*\([^)]{0,20}\)", "", text[end:])
@@ -319,6 +322,16 @@ def _capitalized_inside(word: str, quoted: Sequence[Quoted]) -> bool:
     return any(pattern.search(s) for qd in quoted for s in qd.sentences)
 
 
+_BEFORE_NAME: Final = re.compile(r"\b(?:is|are|was|were|be|been|by|as)\s+(?:the\s+|an?\s+)?$", re.I)
+_AFTER_NAME: Final = re.compile(r"^[\s,]*(?:is|are|was|were|has\s+been|have\s+been)\b", re.I)
+
+
+def _linked(text: str, name: str, at: int) -> bool:
+    """The name is what a copula, "by" or "as" links to: "X is the Treasurer", "the Treasurer is X", "kept by X".
+    A name elsewhere in a sentence with a copula ("minutes are made available to Owners") answers no "who"."""
+    return bool(_BEFORE_NAME.search(text[:at]) or _AFTER_NAME.match(text[at + len(name) :]))
+
+
 def _names_whom(q: Question, text: str, quoted: Sequence[Quoted]) -> bool:
     """The answer names who: a new name or agent, placed where it answers (see `_type_ok`)."""
     names = _names(q, text, quoted)
@@ -327,7 +340,7 @@ def _names_whom(q: Question, text: str, quoted: Sequence[Quoted]) -> bool:
     words = [fold(w) for w in WORD.findall(text)]
     if (
         len(words) <= 6  # a bare name: "The Owner.", "Priya Raman, the Treasurer."
-        or any(w in COPULAS or w in ("by", "as") for w in words)  # "X is the Treasurer", "directed by X"
+        or any(_linked(text, name, at) for name, at in names)  # "X is the Treasurer", "directed by X"
         or ":" in text
         or (q.predicate is not None and any(stem(w) == q.predicate for w in words))  # "X maintains the roofs"
     ):
@@ -377,6 +390,10 @@ def _type_ok(q: Question, text: str, quoted: Sequence[Quoted]) -> bool:
     if kind == "frequency":
         return bool(numbers) or any(w in FREQUENCY or w in TIME_UNITS for w in new_words)
     if kind == "count":  # a figure, a share in words, nothing, or an identifier ("the account number")
+        counted = _COUNTED_RE.search(q.text)
+        if counted is not None and fold(counted.group(1)) not in TIME_UNITS:
+            # "How many directors ...?" is not answered by "two (2) years": a span of time counts no directors
+            numbers = [f for f in numbers if _next_word(text[f.end :].lstrip(") "), 0) not in TIME_UNITS]
         codes = [f for f in figures if f.kind == "code"]
         return bool(numbers or codes) or any(w in FRACTIONS for w in new_words) or _nil(numbers, words)
     if kind == "amount":
@@ -451,6 +468,13 @@ def _about_subject(q: Question, key: Key, qd: Quoted, sentence: str, quoted: Seq
     its source (the row or section label that names it)."""
     if _shares(q.subject, f"{sentence} {_reading(key, qd, sentence, quoted)}"):
         return True
+    if any(
+        other.fact == qd.fact and other.source_id == qd.source_id and _shares(q.subject, " ".join(other.sentences))
+        for other in quoted
+        if other is not qd
+    ):
+        return True  # the fact also quotes the line of that source naming the subject (a header, the payee line);
+    # whether the value belongs to what that line names is the meaning rule's binding check
     if any(is_content(w) for w in WORD.findall(sentence)):
         return False
     together = " ".join(s for other in quoted if other.source_id == qd.source_id for s in other.sentences)

@@ -10,13 +10,15 @@ value another fact of the draft states is left to `conflicts_reported`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 
 from quotebound.agent.core.contracts import Conflict
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
-from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, values_differ
-from quotebound.agent.gate.stated import Stated, agrees, evidence_values, is_subject, needles, stated_values
+from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, title_keys, values_differ
+from quotebound.agent.gate.stated import Evidence, Stated, agrees, evidence_values, is_subject, needles, stated_values
 
 
 def listed_together(conflicts: Sequence[Conflict], a: Occurrence, b: Occurrence, tolerance_pct: float) -> bool:
@@ -39,6 +41,31 @@ def _stated_elsewhere(stated: Sequence[Stated], other: Occurrence, tolerance_pct
     )
 
 
+def _candidates(evidence: Sequence[Evidence]) -> Callable[[Occurrence], list[Evidence]]:
+    """For a stated value, the evidence values `same_slot` may pair it with (a nearest word of one in the other's
+    context) or that stand in its own sentence, in reading order: an index built once per draft, so each stated
+    value is compared with the few lines that can concern its slot, not with every value of every bundle."""
+    by_context: dict[str, list[int]] = defaultdict(list)
+    by_nearest: dict[str, list[int]] = defaultdict(list)
+    by_sentence: dict[str, list[int]] = defaultdict(list)
+    for n, e in enumerate(evidence):
+        for k in e.occurrence.context:
+            by_context[k].append(n)
+        for k in e.occurrence.nearest:
+            by_nearest[k].append(n)
+        by_sentence[e.occurrence.sentence].append(n)
+
+    def find(mine: Occurrence) -> list[Evidence]:
+        found: set[int] = set(by_sentence.get(mine.sentence, ()))
+        for k in mine.nearest:
+            found.update(by_context.get(k, ()))
+        for k in mine.context:
+            found.update(by_nearest.get(k, ()))
+        return [evidence[n] for n in sorted(found)]
+
+    return find
+
+
 def check(inputs: GateInputs) -> list[Finding]:
     question = question_terms(inputs.question)
     tolerance = inputs.tolerance_pct
@@ -47,28 +74,31 @@ def check(inputs: GateInputs) -> list[Finding]:
     if not stated:
         return []
     names = any(s.occurrence.family == "name" for s in stated)
-    evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, needles(stated)))
+    candidates = _candidates(list(evidence_values(inputs.bundles, inputs.flagged, names, needles(stated))))
+    titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
     findings: list[Finding] = []
     reported: set[tuple[str, str, str]] = set()
     for s in stated:
+        check_deadline()
         mine = s.occurrence
+        evidence = [e for e in candidates(mine) if e.occurrence.family == mine.family]
         # A sentence that also states the draft's value for its slot agrees with it: its other values are about
         # something else ("the seventh studio album by the American music duo Carpenters").
         agreeing = {
             e.occurrence.sentence
             for e in evidence
-            if e.occurrence.family == mine.family
-            and not values_differ(mine, e.occurrence, tolerance)
+            if not values_differ(mine, e.occurrence, tolerance)
             and mine.name_words <= e.occurrence.name_words
             and (e.occurrence.sentence == mine.sentence or same_slot(mine, e.occurrence, question) is None)
         }
         for e in evidence:
             other = e.occurrence
-            if other.family != mine.family or other.sentence in agreeing or is_subject(other, question):
+            if other.sentence in agreeing or is_subject(other, question):
                 continue
             if not values_differ(mine, other, tolerance):
                 continue
-            if same_slot(mine, other, question, one_source=e.source_id == s.source_id) is not None:
+            documents = (titles.get(s.source_id, frozenset()), titles.get(e.source_id, frozenset()))
+            if same_slot(mine, other, question, e.source_id == s.source_id, documents=documents) is not None:
                 continue
             if _stated_elsewhere(stated, other, tolerance) or listed_together(conflicts, mine, other, tolerance):
                 continue

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules.conflicts_in_bundles import listed_together
-from quotebound.agent.gate.slots import question_terms, same_slot, values_differ
+from quotebound.agent.gate.slots import question_terms, same_slot, title_keys, values_differ
 from quotebound.agent.gate.stated import stated_values
 
 
@@ -24,14 +25,17 @@ def check(inputs: GateInputs) -> list[Finding]:
     conflicts = inputs.draft.evidence.conflicts
     findings: list[Finding] = []
     reported: set[frozenset[str]] = set()
+    titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
     for s, t in combinations(stated_values(inputs), 2):
+        check_deadline()
         a, b = s.occurrence, t.occurrence
         if s.where == t.where or a.family != b.family or not values_differ(a, b, tolerance):
             continue
+        documents = (titles.get(s.source_id, frozenset()), titles.get(t.source_id, frozenset()))
+        if same_slot(a, b, question, s.source_id == t.source_id, documents=documents) is not None:
+            continue
         pair = frozenset({a.text.casefold(), b.text.casefold()})
         if pair in reported or listed_together(conflicts, a, b, tolerance):
-            continue
-        if same_slot(a, b, question, one_source=s.source_id == t.source_id) is not None:
             continue
         reported.add(pair)
         findings.append(

@@ -17,6 +17,7 @@ from decimal import Decimal
 from itertools import combinations
 
 from quotebound.agent.core.contracts import Conflict
+from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.conflicts import parse_value
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -45,6 +46,7 @@ def why_not_real(sides: Sequence[Side], question: QuestionTerms, tolerance_pct: 
     """None when two sides are different values of one slot, else why the listed conflict is no disagreement."""
     reasons: list[str] = []
     for (first_source, first), (second_source, second) in combinations(sides, 2):
+        check_deadline()
         for a in first:
             for b in second:
                 if a.family != b.family:
@@ -52,7 +54,7 @@ def why_not_real(sides: Sequence[Side], question: QuestionTerms, tolerance_pct: 
                     continue
                 if not values_differ(a, b, tolerance_pct):
                     continue
-                reason = same_slot(a, b, question, one_source=first_source == second_source)
+                reason = same_slot(a, b, question, one_source=first_source == second_source, listed=True)
                 if reason is None:
                     return None
                 reasons.append(reason)
@@ -121,6 +123,7 @@ def check(inputs: GateInputs) -> list[Finding]:
     tolerance = inputs.tolerance_pct
     findings: list[Finding] = []
     for k, (conflict, checks) in enumerate(zip(inputs.draft.evidence.conflicts, inputs.conflict_checks, strict=True)):
+        check_deadline()
         where = f"conflict {k} ({conflict.key!r})"
         sound = True
         for m, (value, verification) in enumerate(zip(conflict.values, checks, strict=True)):

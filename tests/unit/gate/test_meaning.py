@@ -49,17 +49,34 @@ REFUNDS = "Refunds are available within 30 days of purchase."
 SUPPORT = "Support is not available on weekends."
 PASSWORDS = "Passwords must be at least 12 characters long and must not contain your username."
 BORN = "Bryan (February 8, 1900 – March 2, 1977) was a United States Army general."
-QUORUM = "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Percentage Interests attend."
+QUORUM = (
+    "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Percentage Interests "
+    "attend."
+)
 ADJOURNED = "At an adjourned meeting the quorum is Owners holding at least 15% of the Percentage Interests."
 ASSESSMENT = "Monthly regular assessment per Unit: $325.00."
 DUE = "The monthly assessment is due on the first day of each month."
 SPECIAL = "The Board levied a special assessment of $12,000.00 for the Building 4 deck support post repairs."
-DOMESTIC = "For domestic plans, the discount rate was determined by comparison against the FTSE pension liability index."
+DOMESTIC = (
+    "For domestic plans, the discount rate was determined by comparison against the FTSE pension liability index."
+)
 INTERNATIONAL = (
     "The international discount rates were determined by comparison against country specific AA corporate "
     "indices, adjusted for duration of the obligation."
 )
 CONTROLS = "If this Declaration and the Bylaws conflict, this Declaration controls."
+THEATRE = "The Grand Theatre is a historic theatre in Lorain, Ohio."
+BUILT = "It was built in 1921 and designed by architect Harold Becker."
+OPENED = "The Grand Theatre, opened in 1955, is a landmark of downtown Lorain."
+TOWN = "Fort Kent is a town in Aroostook County, Maine, United States."
+POPULATION = "The population was 4,067 at the 2010 census."
+OTHER_COUNT = "Fort Kent has a population of 4,097 according to the 2010 census."
+FEES = "Audit fees paid to Deloitte were $1.2 million in 2019 and $1.1 million in 2018."
+AUDITOR = "Deloitte has been the Company's auditor since 2005."
+ALLOWANCE = "Trade receivables are stated net of an allowance of $2.1 million (2018: $1.8 million)."
+DECLARED = "Dividends are declared at the discretion of the Board."
+NO_DISCRETION = "The Board does not have discretion over dividends already declared."
+DIVIDEND = "The final dividend is 12.5 cents per share."
 HEADER = "|  | 2019 | 2018 | 2017 |"
 SENSORS = "| Sensors | 914 | 918 | 814 |"
 CAPTION = "The table below presents total net sales disaggregated by contract type (in millions):"
@@ -67,6 +84,9 @@ FIXED = "| Fixed Price | $ 1,452.4 | $ 1,146.2 | $ 1,036.9 |"
 TOTAL = "| Total sales | $1,496.5 | $1,202.9 | $1,107.7 |"
 ASSETS_HEADER = "| As of | 2019 | 2018 |"
 ASSETS = "| Total assets | $2,664 | $3,025 |"
+REVENUE_HEADER = "|  | 2019 | 2018 |"
+REVENUE = "| Revenue | $ 264.0 | $ 250.5 |"
+LEASES = ["|  | Operating leases |", "| 2020 | $ 5,120 |", "| 2021 | 4,870 |"]
 
 
 HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
@@ -118,7 +138,11 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
     ("Total sales in 2019 were $1,496.5 million.", quotes(CAPTION, HEADER, TOTAL), None),
     # figures and names bound to their subjects
     ("A quorum is 25% of the Percentage Interests, or 15% at an adjourned meeting.", quotes(QUORUM, ADJOURNED), None),
-    ("The monthly assessment of $325.00 per Unit is due on the first day of each month.", quotes(ASSESSMENT, DUE), None),
+    (
+        "The monthly assessment of $325.00 per Unit is due on the first day of each month.",
+        quotes(ASSESSMENT, DUE),
+        None,
+    ),
     ("IMFT repaid Intel $316 million in 2019.", quotes(IMFT), None),
     ("In FY19, underlying EBITDA was $85.1 million, up from $62.6 million in FY18.", quotes(EBITDA), None),
     ("Total sales were $1,496.5 million in 2019 and $1,202.9 million in 2018.", quotes(HEADER, TOTAL), None),
@@ -126,6 +150,29 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
     ("Roofs are maintained by the Association.", quotes(ROOFS), None),
     ("Bryan was born on February 8, 1900.", quotes(BORN), None),
     ("February 8, 1900.", quotes(BORN), "When was General Bryan born?"),
+    # a sentence that goes on from another ("It was built ...") is read with its topic's names
+    (
+        "The Grand Theatre in Lorain, Ohio was built in 1921, although other documents give 1955.",
+        quotes(THEATRE, BUILT) + quotes(OPENED, source="other.md"),
+        None,
+    ),
+    ("Harold Becker designed the Grand Theatre, which was built in 1921.", quotes(THEATRE, BUILT), None),
+    (
+        "Fort Kent, a town in Aroostook County, Maine, had 4,067 residents at the 2010 census.",
+        quotes(TOWN, POPULATION) + quotes(OTHER_COUNT, source="other.md"),
+        None,
+    ),
+    (
+        "Deloitte, the Company's auditor since 2005, was paid audit fees of $1.2 million in 2019.",
+        quotes(FEES, AUDITOR),
+        None,
+    ),
+    # one label among several figures labels the nearest; "(2018: $1.8 million)" labels its figure
+    ("The 2019 revenue of $264.0 million was up from $250.5 million.", quotes(REVENUE_HEADER, REVENUE), None),
+    ("The allowance was $2.1 million in 2019, up from $1.8 million in 2018.", quotes(ALLOWANCE), None),
+    ("According to the lease table, $5,120 is due in 2020 and $4,870 in 2021.", quotes(*LEASES), None),
+    ("Dividends are declared at the Board's discretion.", quotes(DECLARED, NO_DISCRETION), None),
+    ("The final dividend is 12.5 cents a share.", quotes(DIVIDEND), None),
 ]
 
 HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
@@ -137,8 +184,12 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("Dogs may not be leashed in the Common Area.", quotes(DOGS), None, "meaning"),
     ("Directors serve with compensation.", quotes(DIRECTORS), None, "meaning"),
     ("Cumulative voting is allowed.", quotes(VOTING), None, "meaning"),
-    ("The master property policy covers the structure of each Unit and its interior finishes.", quotes(POLICY),
-     None, "meaning"),  # fmt: skip
+    (
+        "The master property policy covers the structure of each Unit and its interior finishes.",
+        quotes(POLICY),
+        None,
+        "meaning",
+    ),
     ("Yes: recourse to the company's other assets.", quotes(RECOURSE), None, "meaning"),
     ("The software is provided with a warranty.", quotes(WARRANTY), None, "meaning"),
     ("Support is available on weekends.", quotes(SUPPORT), None, "meaning"),
@@ -149,8 +200,12 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     # directions, bounds and ranges
     ("At least two household pets are allowed per Unit.", quotes(PETS), None, "meaning"),
     ("The maximum lease term is twelve (12) months.", quotes(LEASE), None, "meaning"),
-    ("An Owner must give the Association a copy of each lease at least 10 days before it is signed.", quotes(COPY),
-     None, "meaning"),  # fmt: skip
+    (
+        "An Owner must give the Association a copy of each lease at least 10 days before it is signed.",
+        quotes(COPY),
+        None,
+        "meaning",
+    ),
     ("The Board must adopt the budget within 30 days after the fiscal year starts.", quotes(BUDGET), None, "meaning"),
     ("Passwords must be at most 12 characters long.", quotes(PASSWORDS), None, "meaning"),
     ("You can get a refund at least 30 days after purchase.", quotes(REFUNDS), None, "meaning"),
@@ -161,25 +216,48 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("The Bylaws control when they conflict with the Declaration.", quotes(CONTROLS), None, "meaning"),
     ("Each Owner maintains the roofs of the Unit.", quotes(ROOFS), None, "meaning"),
     # units, rates and scales
-    ("An installment not paid within 15 months after its due date incurs a late charge of $25.00.", quotes(LATE),
-     None, "unbound"),  # fmt: skip
+    (
+        "An installment not paid within 15 months after its due date incurs a late charge of $25.00.",
+        quotes(LATE),
+        None,
+        "unbound",
+    ),
     ("Interest accrues at 12% per month on unpaid assessments.", quotes(INTEREST), None, "unbound"),
     ("The landscaping contract costs $1,550.00 a year.", quotes(LANDSCAPING), None, "unbound"),
     ("Satellite dishes up to one foot in diameter are allowed.", quotes(DISHES), None, "unbound"),
     ("Total sales in 2019 were $1,496.5 billion.", quotes(CAPTION, HEADER, TOTAL), None, "unbound"),
     # figures and names bound to their subjects
     ("The late charge is $325.00.", quotes(LATE, ASSESSMENT), None, "unbound"),
-    ("A quorum at a meeting of the Owners is present when Owners holding at least 15% of the Percentage Interests "
-     "attend.", quotes(QUORUM, ADJOURNED), None, "unbound"),  # fmt: skip
-    ("The special assessment of $12,000.00 is due on the first day of each month.", quotes(SPECIAL, DUE), None,
-     "unbound"),  # fmt: skip
-    ("For domestic plans, the discount rate is determined by comparison against country specific AA corporate "
-     "indices, adjusted for duration of the obligation.", quotes(DOMESTIC, INTERNATIONAL), None, "unbound"),  # fmt: skip
+    (
+        "A quorum at a meeting of the Owners is present when Owners holding at least 15% of the Percentage Interests "
+        "attend.",
+        quotes(QUORUM, ADJOURNED),
+        None,
+        "unbound",
+    ),
+    (
+        "The special assessment of $12,000.00 is due on the first day of each month.",
+        quotes(SPECIAL, DUE),
+        None,
+        "unbound",
+    ),
+    (
+        "For domestic plans, the discount rate is determined by comparison against country specific AA corporate "
+        "indices, adjusted for duration of the obligation.",
+        quotes(DOMESTIC, INTERNATIONAL),
+        None,
+        "unbound",
+    ),
     ("Intel provided $316 million of debt financing to IMFT.", quotes(IMFT), None, "unbound"),
     ("Underlying EBITDA was $62.6 million in FY19.", quotes(EBITDA), None, "unbound"),
     ("Automotive net sales in fiscal 2019 were $1,146.2 million.", quotes(HEADER, FIXED), None, "unbound"),
     ("Total sales 2019: $1,452.4 million.", quotes(CAPTION, HEADER, FIXED, TOTAL), None, "unbound"),
     ("March 2, 1977.", quotes(BORN), "When was General Bryan born?", "unbound"),
+    ("The allowance was $1.8 million in 2019.", quotes(ALLOWANCE), None, "unbound"),
+    ("$4,870 is due in 2020.", quotes(*LEASES), None, "unbound"),
+    ("The final dividend is 12.5 dollars per share.", quotes(DIVIDEND), None, "unbound"),
+    # the clause pairs with the quote clause that says its words in the same order
+    ("The Board has discretion over dividends already declared.", quotes(DECLARED, NO_DISCRETION), None, "meaning"),
 ]
 
 

@@ -14,6 +14,7 @@ class Toy:
 
     name = "minilm-toy"
     dim = 3
+
     def __init__(self) -> None:
         self.axes = {"allowed": 0, "permitted": 0, "pets": 1, "animals": 1, "boats": 2}
         self.batches: list[list[str]] = []

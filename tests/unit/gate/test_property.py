@@ -18,7 +18,7 @@ from __future__ import annotations
 import calendar
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -39,6 +39,7 @@ from quotebound.agent.core.contracts import (
 )
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.gate import FindingCode, GateReport, validate_draft
+from quotebound.agent.gate.bounds import Bounds
 from quotebound.tools.context import ToolContext
 from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import Ingestor
@@ -177,13 +178,15 @@ def _plain_date(text: str) -> str:
     return text.replace(".", "").replace(",", "")
 
 
-def _parse(text: str, formats: tuple[str, ...]) -> datetime:
+def _parse(text: str, formats: tuple[str, ...]) -> datetime | None:
+    """`text` read by the first of `formats` that fits, or None when it is shaped like a date or a time but is
+    none ("January 32, 2000", "22:00 AM": a tampered quote copied into the prose can say such things)."""
     for fmt in formats:
         try:
             return datetime.strptime(text, fmt)
         except ValueError:
             continue
-    raise AssertionError(f"the oracle cannot read {text!r}")
+    return None
 
 
 def _decimal(text: str) -> Decimal:
@@ -207,19 +210,28 @@ def read(text: str, *, quote: bool) -> Reading:
     text = _CITATION.sub(lambda m: " " * len(m.group()), text).replace(SOURCE, " " * len(SOURCE))
     lenient = text
 
-    def take(pattern: re.Pattern[str], kind: str, normalize) -> None:  # type: ignore[no-untyped-def]
+    def take(pattern: re.Pattern[str], kind: str, normalize: Callable[[re.Match[str]], object | None]) -> None:
+        """Record every match of `pattern` as a `kind` figure and blank it out. A match that is no real date or
+        time (normalize gives None) stays in the text: the passes after this one read its figures as numbers, so
+        a draft saying "January 32, 2000" is still held to its 32 and its 2000."""
         nonlocal text
-        for m in pattern.finditer(text):
-            reading.claims.append((kind, normalize(m), m.group()))
-        text = pattern.sub(lambda m: " " * len(m.group()), text)
+
+        def record(m: re.Match[str]) -> str:
+            value = normalize(m)
+            if value is None:
+                return m.group()
+            reading.claims.append((kind, value, m.group()))
+            return " " * len(m.group())
+
+        text = pattern.sub(record, text)
 
     take(_PERCENT, "percent", lambda m: _decimal(m[1]))
     lenient = _PERCENT.sub(lambda m: " " * len(m.group()), lenient)
     for shape in _DATE_SHAPES:
-        take(shape, "date", lambda m: _parse(_plain_date(m.group()), _DATE_FORMATS).date())
+        take(shape, "date", lambda m: _date(m.group()))
     take(_MONTH_SHAPE, "month", lambda m: _month(m.group()))
     take(_TIME_12, "time", _time12)
-    take(_TIME_24, "time", lambda m: _clock(datetime.strptime(m.group(), "%H:%M")))
+    take(_TIME_24, "time", lambda m: _clock(_parse(m.group(), ("%H:%M",))))
     take(_NUMBER, "number", lambda m: _decimal(m.group()))
     if quote:
         reading.claims += [("number", _decimal(m.group()), m.group()) for m in _NUMBER.finditer(lenient)]
@@ -227,17 +239,22 @@ def read(text: str, *, quote: bool) -> Reading:
     return reading
 
 
-def _month(text: str) -> tuple[int, int]:
+def _date(text: str) -> date | None:
+    parsed = _parse(_plain_date(text), _DATE_FORMATS)
+    return None if parsed is None else parsed.date()
+
+
+def _month(text: str) -> tuple[int, int] | None:
     parsed = _parse(_plain_date(text), ("%B %Y", "%b %Y"))
-    return parsed.year, parsed.month
+    return None if parsed is None else (parsed.year, parsed.month)
 
 
-def _clock(parsed: datetime) -> tuple[int, int]:
-    return parsed.hour, parsed.minute
+def _clock(parsed: datetime | None) -> tuple[int, int] | None:
+    return None if parsed is None else (parsed.hour, parsed.minute)
 
 
-def _time12(m: re.Match[str]) -> tuple[int, int]:
-    return _clock(datetime.strptime(f"{m[1]}:{m[2] or '00'} {m[3].upper()}M", "%I:%M %p"))
+def _time12(m: re.Match[str]) -> tuple[int, int] | None:
+    return _clock(_parse(f"{m[1]}:{m[2] or '00'} {m[3].upper()}M", ("%I:%M %p",)))
 
 
 @dataclass
@@ -520,8 +537,14 @@ def indexed_ctx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ToolContex
         yield ToolContext(Corpus(store))
 
 
+# The property is about what a passing draft says, not about speed (bench_gate_speed.py and the bounds tests hold
+# the deadline): on a loaded machine a draft can pass the default 1 s, and a deadline block would read as a
+# false alarm, so these runs get a minute.
+PATIENT = Bounds(deadline_ms=60_000)
+
+
 def run(scenario: Scenario, ctx: ToolContext) -> GateReport:
-    return validate_draft(scenario.draft, bundles=scenario.bundles(ctx), ctx=ctx)
+    return validate_draft(scenario.draft, bundles=scenario.bundles(ctx), ctx=ctx, bounds=PATIENT)
 
 
 def describe(scenario: Scenario, report: GateReport) -> str:

@@ -50,6 +50,8 @@ LINES = {
     "header": ("report.md", "|  | 2019 | 2018 | Change |"),
     "other": ("report.md", "| Other | 44.1 | 56.7 | (12.6) |"),
     "cap": ("declaration.md", "No more than six (6) Units may be leased at any one time."),
+    "terms": ("bylaws.md", "Directors serve staggered terms of two (2) years."),
+    "draft_minutes": ("bylaws.md", "Draft minutes are made available to Owners within 30 days after the meeting."),
 }
 
 
@@ -92,6 +94,7 @@ HONEST = [
     ("What is the monthly assessment?", "$325.00 per Unit.", ["monthly"]),
     ("According to the Declaration, when does the fiscal year run?", "January 1 through December 31.", ["fiscal"]),
     ("How many units may be leased at one time?", "Six (6) Units.", ["cap"]),
+    ("How many years is a director's term?", "Two (2) years.", ["terms"]),
 ]
 
 
@@ -115,6 +118,8 @@ def test_an_honest_answer_passes(
         ("How long can a guest park in a guest space?", "Guest parking spaces are for guests.", ["guest"]),
         ("Which section covers roof maintenance?", "The Association maintains the roofs.", ["roofs"]),
         ("What percentage of the budget is the reserve contribution?", "$17,400.00.", ["reserve"]),
+        ("How many directors are on the Board?", "Directors serve staggered terms of two (2) years.", ["terms"]),
+        ("Who keeps the minutes?", LINES["draft_minutes"][1], ["draft_minutes"]),
     ],
 )
 def test_an_answer_of_another_type_is_not_an_answer(

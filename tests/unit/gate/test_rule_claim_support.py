@@ -155,6 +155,8 @@ def test_what_a_calc_did_may_be_said_in_words(
     assert judge(make_draft(rose), "How did receivables change?", cited_lines=()) == []
     fell = fact(row, "Receivables fell from 519 to 592, a change of 73.", "notes.md", calc=calc)
     assert any("'fell'" in m for m in judge(make_draft(fell), "How did receivables change?", cited_lines=()))
+    backwards = fact(row, "Receivables fell to 592 from 519, a change of 73.", "notes.md", calc=calc)
+    assert any("'fell'" in m for m in judge(make_draft(backwards), "How did receivables change?", cited_lines=()))
     uncalculated = fact(row, "The average of the receivables is 555.5.", "notes.md")
     assert any("'average'" in m for m in judge(make_draft(uncalculated), "What is the average?", cited_lines=()))
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from quotebound.agent.core.contracts import Conflict, ConflictValue, Draft, EvidenceBundle, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
-from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo
 from quotebound.agent.gate.rules import conflicts_in_bundles
 
 BUDGET = "Monthly regular assessment per Unit: $325.00."
@@ -151,3 +151,53 @@ def test_a_value_no_verified_quote_states_is_not_compared(
 ) -> None:
     draft = make_draft(fact(text="$310.00.", quote="Assessments are due on the first of the month."))
     assert conflicts_in_bundles.check(make_inputs(draft, bundles=(bundle(make_bundle),), question=QUESTION)) == []
+
+
+def test_the_date_of_another_event_of_the_same_work_forces_no_conflict(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    released = "Freaky Friday was released on December 17, 1976."
+    question = "When was Freaky Friday released?"
+    draft = make_draft(fact("December 17, 1976.", released, "film.md"))
+    for line in (
+        "A remastered edition of Freaky Friday was released on June 3, 2003.",
+        "Freaky Friday's reissue was released on June 3, 2003.",
+    ):
+        inputs = make_inputs(draft, bundles=(bundle(make_bundle, line, "dvd.md"),), question=question)
+        assert conflicts_in_bundles.check(inputs) == [], line
+    other = "Freaky Friday was first released on 17 December 1977."
+    inputs = make_inputs(draft, bundles=(bundle(make_bundle, other, "almanac.md"),), question=question)
+    assert [f.code for f in conflicts_in_bundles.check(inputs)] == [FindingCode.CONFLICT_OMITTED]
+
+
+def test_the_adjourned_meeting_quorum_forces_no_conflict_when_the_question_names_the_owners(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    normal = "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Interests attend."
+    adjourned = "At an adjourned meeting the quorum is Owners holding at least 15% of the Interests."
+    draft = make_draft(fact("25%", normal, "bylaws.md"))
+    question = "What is the quorum at a meeting of the Owners?"
+    inputs = make_inputs(draft, bundles=(bundle(make_bundle, adjourned, "bylaws.md"),), question=question)
+    assert conflicts_in_bundles.check(inputs) == []
+
+
+def test_a_line_whose_document_title_names_the_subject_gives_the_subject_a_value(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """A page titled "Hillcrest School" saying "Established: 1850" gives the school's founding year, against a draft
+    answering 1912 alone; the same line in a page about something else says nothing of the school."""
+    named = "Hillcrest School was established in 1912."
+    draft = make_draft(fact("1912", named, "gazette.md"))
+    question = "When was Hillcrest School established?"
+    line = bundle(make_bundle, "Established: 1850", "school.md")
+    titled = (SourceInfo("gazette.md", "County Gazette"), SourceInfo("school.md", "Hillcrest School"))
+    inputs = make_inputs(draft, bundles=(line,), question=question, sources=titled)
+    assert [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)] == [(FindingCode.CONFLICT_OMITTED, "1850")]
+    other = (SourceInfo("gazette.md", "County Gazette"), SourceInfo("school.md", "Maple Library"))
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(line,), question=question, sources=other)) == []

@@ -6,6 +6,7 @@ rule; values of different subjects and calc results never compete.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from quotebound.agent.core.contracts import CalcDerivation, Conflict, ConflictValue, Draft, Fact, Support
@@ -74,3 +75,19 @@ def test_different_subjects_and_calc_facts_do_not_compete(
     yearly = fact("$3,900", "a.md").model_copy(update={"calc": CalcDerivation(expr="325 * 12", value="3900")})
     draft = make_draft(fact("$325.00", "a.md"), pool, yearly)
     assert conflicts_reported.check(make_inputs(draft, question="What is the monthly assessment?")) == []
+
+
+def test_many_long_values_under_one_key_are_checked_quickly(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """Values are compared pairwise by a banded edit distance: 50 values of 300 characters cost milliseconds."""
+    facts = []
+    for i in range(50):
+        value = f"Name{i:02d} " + "x" * 290
+        line = f"The contractor is {value}."
+        support = Support(source_id=f"s{i}.md", locator="p.1 L3-L3", quote=line)
+        facts.append(Fact(text=line, support=[support], key="contractor", value=value))
+    inputs = make_inputs(make_draft(*facts), question="Who is the contractor?")
+    start = time.perf_counter()
+    conflicts_reported.check(inputs)
+    assert time.perf_counter() - start < 0.5  # the unbanded distance took about a second here

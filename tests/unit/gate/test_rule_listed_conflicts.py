@@ -145,3 +145,37 @@ def test_a_delta_must_be_the_difference_of_the_values(
     )
     assert codes(make_draft, make_inputs, born.model_copy(update={"delta": "5 years"})) == []
     assert codes(make_draft, make_inputs, born.model_copy(update={"delta": "3 years"})) == [FindingCode.CALC_MISMATCH]
+
+
+def test_two_sources_disagreeing_about_one_named_subject_pass_when_one_leaves_the_name_to_its_title(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """A page whose title names the school says "Established: 1850"; another says "Hillcrest School was established
+    in 1912". The draft lists the two: a real disagreement, even though only one sentence repeats the name."""
+    named, bare = "Hillcrest School was established in 1912.", "Established: 1850"
+    listed = conflict("1850", bare, first="1912", first_quote=named)
+    question = "When was Hillcrest School established?"
+    assert codes(make_draft, make_inputs, listed, question=question) == []
+    born = "John Smith (born March 3, 1920) was an American actor."
+    again = "He was born on 4 March 1921 in Dayton, Ohio."
+    listed = conflict("4 March 1921", again, first="March 3, 1920", first_quote=born)
+    assert codes(make_draft, make_inputs, listed, question="When was John Smith born?") == []
+
+
+def test_two_values_of_two_different_named_subjects_are_still_no_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    kent, isle = "Fort Kent had a population of 4,067.", "Presque Isle had a population of 9,692."
+    listed = conflict("9,692", isle, first="4,067", first_quote=kent)
+    question = "What are the populations of Fort Kent and Presque Isle?"
+    assert codes(make_draft, make_inputs, listed, question=question) == [FindingCode.CONFLICT_NOT_REAL]
+
+
+def test_a_normal_and_an_adjourned_meeting_quorum_are_no_conflict_for_a_question_naming_the_owners(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    normal = "A quorum at a meeting of the Owners is present when Owners holding at least 25% of the Interests attend."
+    adjourned = "At an adjourned meeting the quorum is Owners holding at least 15% of the Interests."
+    listed = conflict("15%", adjourned, first="25%", first_quote=normal)
+    question = "What is the quorum at a meeting of the Owners?"
+    assert codes(make_draft, make_inputs, listed, question=question) == [FindingCode.CONFLICT_NOT_REAL]

@@ -113,9 +113,7 @@ def test_a_sentence_too_long_to_check_fails_closed(make_draft: MakeDraft, make_i
     assert "shorter sentences" in finding.message
 
 
-def test_the_message_quotes_the_sentence_and_says_how_to_repair(
-    make_draft: MakeDraft, make_inputs: MakeInputs
-) -> None:
+def test_the_message_quotes_the_sentence_and_says_how_to_repair(make_draft: MakeDraft, make_inputs: MakeInputs) -> None:
     draft = make_draft(fact("Short-term rentals are permitted.", ("p.1 L52-L52", RENTALS)))
     [finding] = meaning.check(make_inputs(draft))
     assert finding.message.startswith("fact 0 text states a permission where the quote states a prohibition")

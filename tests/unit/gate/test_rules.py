@@ -27,10 +27,12 @@ ORDER = [
     "instructional",
     "calc",
     "span_alignment",
+    "meaning",
     "listed_conflicts",
     "conflicts_reported",
     "conflicts_in_bundles",
     "claim_support",
+    "answerhood",
     "secondary_only",
 ]
 QUOTE = "The monthly assessment is $325.00 per unit."

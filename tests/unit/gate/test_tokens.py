@@ -282,3 +282,8 @@ def test_reading_around_digits_finds_what_reading_everything_finds(parts: list[s
         assert tokens_module._read_tokens(text[:150]) == short  # a short text is read whole, with the shortcuts
     finally:
         tokens_module._WINDOWED, tokens_module._kinds_present = saved
+
+
+def test_a_currency_figure_may_group_thousands_with_a_space() -> None:
+    assert [t.key for t in extract_tokens("You received $2 657.81 via ACH.")] == [("num", Decimal("2657.81"))]
+    assert [t.text for t in extract_tokens("15 300 units")] == ["15", "300"]  # no currency: two figures

@@ -1,0 +1,91 @@
+"""The extractive model's reading of questions and lines, without a store: derived-figure cues (a change between
+two points, a named sum), the value a line gives (a name after its label, a number written in digit groups), and
+the values a gate finding quotes for repair."""
+
+from __future__ import annotations
+
+import pytest
+
+from quotebound.agent.models.extractive_calc import change_points, split_operands
+from quotebound.agent.models.extractive_repair import _stated_values
+from quotebound.agent.models.extractive_text import analyze, extract_values, line_value
+
+FALL = "By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?"
+
+
+def test_a_fall_between_two_points_is_the_earlier_value_minus_the_later() -> None:
+    question = analyze(FALL)
+    assert question.op == "difference"
+    assert change_points(question) == ("January 1", "December 31, 2025")
+    assert split_operands(question)[0] == ("January 1", "December 31, 2025")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["How much did dues rise from 2024 to 2025?", "What was the change in the deposit from 2024 to 2025?"],
+)
+def test_a_rise_or_a_change_is_the_later_value_minus_the_earlier(text: str) -> None:
+    question = analyze(text)
+    assert question.op == "difference"
+    assert change_points(question) == ("2025", "2024")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Does the late fee increase after 30 days?", "Did the Board change the pool rules?", "When did dues rise?"],
+)
+def test_a_change_verb_without_a_quantity_asked_is_no_arithmetic(text: str) -> None:
+    question = analyze(text)
+    assert question.op is None
+    assert change_points(question) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("What is the sum of the electricity budget and the water and sewer budget?", "the electricity budget"),
+        ("What is the combined FY2025 budget for electricity and for water and sewer?", "electricity"),
+        ("What is the total cost of landscaping and snow removal?", "landscaping"),
+    ],
+)
+def test_a_sum_that_names_its_operands_is_split(text: str, first: str) -> None:
+    question = analyze(text)
+    assert question.op == "sum"
+    assert split_operands(question)[0][0] == first
+
+
+def test_a_plain_total_names_no_operands() -> None:
+    assert split_operands(analyze("What is the total annual budget?")) == []
+
+
+def test_a_named_number_is_an_identifier_and_a_number_of_things_a_count() -> None:
+    account = analyze("What is the account number for paying dues to the Association?")
+    assert account.kind == "identifier"
+    assert "number" in account.words  # the name of what is asked, searched for like any other word
+    assert analyze("What is the number of units?").kind == "count"
+    assert analyze("What is the maximum number of pets?").kind == "count"
+
+
+def test_digit_groups_are_one_identifier_and_a_run_of_years_is_not() -> None:
+    assert [(v.text, v.kind) for v in extract_values("Account number: 6038 1157 2294.") if v.kind != "entity"] == [
+        ("6038 1157 2294", "identifier")
+    ]
+    assert {v.kind for v in extract_values("| Year | 2023 2024 2025 |") if v.kind != "entity"} == {"year"}
+
+
+def test_a_who_question_takes_the_name_after_the_label_not_the_subject_it_names() -> None:
+    question = analyze("Who chairs the Social Committee?")
+    value = line_value(question, "Social Committee chair: Marisol Ortega, Unit 3A, [email withheld].")
+    assert value is not None and value.text == "Marisol Ortega"
+
+
+def test_repair_reads_the_values_a_finding_quotes() -> None:
+    message = (
+        "resident-contacts.md p.1 L18-L18 states 'Marisol Ortega' where fact 0 states 'Ellen Marsh' "
+        "(newsletter-spring-2025.md p.1 L61-L61), for the same subject; list both values in evidence.conflicts"
+    )
+    assert _stated_values(message)[:2] == ["Marisol Ortega", "Ellen Marsh"]
+    assert _stated_values("budget-2025.md p.1 L11-L11 states '$325.00' where fact 0 states '$340.00'")[:2] == [
+        "$325.00",
+        "$340.00",
+    ]
