@@ -436,3 +436,30 @@ def test_a_change_without_its_operands_moves_as_the_draft_says_it_does(
     rise = fact(rows, "The balance is to rise by $4,600.00.", "budget.md", calc=calc)
     wrong = make_draft(rise, level1="It changes by $4,600.00, from $184,250.00 to $179,650.00.")
     assert any("'rise'" in m for m in judge(wrong, "How will the balance change?", cited_lines=()))
+
+
+def test_one_word_of_the_writers_own_stands_only_where_no_hostile_draft_could_take_it(
+    judge: Callable[..., list[str]], make_draft: Callable[..., Draft]
+) -> None:
+    question = "What happens when an installment is paid late?"
+    own = "An installment not paid within 15 days after its due date automatically incurs a late charge of $25.00."
+    # "automatically": one word of the writer's own beside a quoted claim; but the claim states "not", so it may not
+    # stand
+    assert judge(make_draft(fact(FEE, text=own)), question)
+    plain = "An installment incurs a late charge of $25.00 per occurrence."
+    assert judge(make_draft(fact(FEE, text=plain)), question) == []  # "occurrence": nobody's word but the writer's
+    moved = "An installment incurs a late charge of $25.00 per trailer."
+    assert judge(make_draft(fact(FEE, text=moved)), question)  # "trailer" is written elsewhere in the document
+    echoed = "An installment incurs a late charge of $25.00 each time it happens."
+    assert judge(make_draft(fact(FEE, text=echoed)), question)  # "happens" is the question's word, not evidence
+    two = "An installment incurs a late charge of $25.00 per occurrence monthly."
+    assert judge(make_draft(fact(FEE, text=two)), question)  # two words of its own: another statement
+
+
+def test_a_gap_may_name_what_is_missing_in_the_documents_words(
+    judge: Callable[..., list[str]], make_draft: Callable[..., Draft]
+) -> None:
+    gap = Gap(need="whether boats may be parked in guest spaces", why="no_quote_found")
+    assert judge(make_draft(fact(PETS), gaps=[gap])) == []
+    invented = Gap(need="whether helicopters may land", why="no_quote_found")
+    assert judge(make_draft(fact(PETS), gaps=[invented]))
