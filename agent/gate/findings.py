@@ -27,7 +27,7 @@ class FindingCode(StrEnum):
     CLARIFY_REQUIRED = "clarify_required"
     CLARIFY_TIMEOUT_NOT_REPORTED = "clarify_timeout_not_reported"
     INSTRUCTIONAL_SUPPORT = "instructional_support"
-    UNGROUNDED_TEXT = "ungrounded_text"  # shown words found in neither the question nor the cited documents
+    UNGROUNDED_TEXT = "ungrounded_text"  # no longer raised (claim support replaced it); older reports still parse
     UNSUPPORTED_CLAIM = "unsupported_claim"  # a claim's content words are not in the quotes cited for it
     MEANING_CHANGED = "meaning_changed"  # polarity, modality, direction or order differs from the quote's
     VALUE_UNBOUND = "value_unbound"  # a value stated for a subject (or unit) its quote does not give it to

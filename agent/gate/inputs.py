@@ -43,7 +43,7 @@ class GateInputs:
     `support_checks[i][j]` verifies fact i's support j; `conflict_checks[k][m]` verifies value m of listed
     conflict k. `flagged` holds the (source_id, page, line) of every line flagged as instructional text.
     `question` (with the details the user supplied) and `cited_lines` (every line of every readable cited
-    source) feed the grounding rule, which runs only when the question is given. `sources` lists every source
+    source) feed the claim-support, answerhood and conflict rules, which need the question. `sources` lists every source
     the caller may read (a question may name one); `paraphrase` scores closeness of wording (None: exact only).
     """
 
