@@ -28,6 +28,7 @@ ORDER = [
     "calc",
     "span_alignment",
     "meaning",
+    "negating_prefix",
     "listed_conflicts",
     "conflicts_reported",
     "conflicts_in_bundles",
