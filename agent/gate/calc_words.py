@@ -9,11 +9,12 @@ quoted is the calc rule's to block. A claim rests on its own fact's calc, or, fo
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 from itertools import pairwise
 from typing import Final
 
-from quotebound.agent.gate.claims import Claim
+from quotebound.agent.gate.claims import Claim, QuoteSpan
 from quotebound.agent.gate.derivation import calc_operands, calc_problem
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.tokens import extract_tokens, operand_key, quote_keys
@@ -69,11 +70,12 @@ def direction_supported(claim: Claim, inputs: GateInputs) -> bool | None:
     """Whether the claim's direction words agree with a verified calc: True when one agrees, False when the claim
     has some and none agrees, None when the claim has none.
 
-    A change ("rose", "fell") moves from the first operand the claim states to the second ("from 519 to 592": up);
-    a comparison ("higher", "exceeds") puts the first operand the claim states above or below the second. A change
-    that states fewer than two operands moves as another text of the draft says it does ("falls by $4,600" beside
-    "from $184,250.00 to $179,650.00"); with neither, the calc's result gives the direction (a change is new minus
-    old, a comparison the first minus the second)."""
+    A change ("rose", "fell") moves from the earlier operand to the later one as its quotes date them (a table
+    row's columns under their years, or rows led by their periods): the quotes, not the claim, say which figure is
+    whose. Without such dates it moves as the claim states it ("from 519 to 592": up), or as another text of the
+    draft does ("falls by $4,600" beside "from $184,250.00 to $179,650.00"), else as the calc's result has it (a
+    change is new minus old). A comparison ("higher", "exceeds") puts the first operand the claim states above or
+    below the second (with fewer than two stated, the result is the first minus the second)."""
     said = {fold(m.group()) for m in WORD.finditer(claim.text)}
     wants = {
         (kind, up)
@@ -92,17 +94,68 @@ def direction_supported(claim: Claim, inputs: GateInputs) -> bool | None:
         agrees = False
         for result, operands in calcs:
             moved = result
-            mentioned = _operands_in_order(claim.text, operands)
             if kind == "change":
-                mentioned = _from_to(claim.text, operands) or mentioned
-            if not mentioned and kind == "change":
-                mentioned = next((m for text in _draft_texts(inputs) if (m := _from_to(text, operands))), [])
+                mentioned = (
+                    quoted_order(claim.quotes, operands)
+                    or _from_to(claim.text, operands)
+                    or next((m for text in _draft_texts(inputs) if (m := _from_to(text, operands))), [])
+                )
+            else:
+                mentioned = _operands_in_order(claim.text, operands)
             if mentioned:
                 moved = mentioned[1] - mentioned[0] if kind == "change" else mentioned[0] - mentioned[1]
             agrees = agrees or (moved != 0 and (moved > 0) == up)
         if not agrees:
             return False
     return True
+
+
+def quoted_order(quotes: Sequence[QuoteSpan], operands: Sequence[Decimal]) -> list[Decimal]:
+    """Two operands of a calc, earlier first, as their quoted table rows date them: by the year or date of the
+    header column each sits under ("| | 2019 | 2018 |"), or by the period that leads each one's row ("| January 26,
+    2019 - February 22, 2019 | ... |"); [] when the quotes do not date two distinct operands."""
+    dated: dict[Decimal, str] = {}
+    for q in quotes:
+        if not q.quote.lstrip().startswith("|"):
+            continue
+        cells = _cells(q.quote)
+        headers = [_cells(line) for line in q.header.splitlines() if line.lstrip().startswith("|")]
+        lead = _when(cells[0]) if cells else ""
+        for col, cell in enumerate(cells[1:], start=1):
+            value = _cell_value(cell)
+            if value is None or value not in operands or value in dated:
+                continue
+            when = next((w for row in headers if col < len(row) and (w := _when(row[col]))), "") or lead
+            if when:
+                dated[value] = when
+    if len(dated) < 2 or len(set(dated.values())) < len(dated):
+        return []
+    ordered = sorted(dated, key=lambda v: dated[v])
+    return [ordered[0], ordered[-1]]
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def _cell_value(cell: str) -> Decimal | None:
+    """The figure a table cell holds, if it holds exactly one ("$ 64.77", "1,396", "(248)")."""
+    numbers = [t.number for t in extract_tokens(cell) if t.number is not None]
+    if len(numbers) != 1:
+        return None
+    return abs(numbers[0])
+
+
+def _when(text: str) -> str:
+    """The first date or year `text` states, as an ISO string that sorts in time ("2019-12-31", "2019"), or ""."""
+    for t in extract_tokens(text):
+        if t.kind == "date" and isinstance(t.key[1], str):
+            return t.key[1]
+        if t.number is not None and t.number == t.number.to_integral_value() and 1000 <= t.number <= 2999:
+            return str(int(t.number))
+        if t.kind == "code" and isinstance(t.key[1], int):
+            return str(t.key[1])  # a fiscal year code ("FY2019")
+    return ""
 
 
 def _operands_in_order(text: str, operands: list[Decimal]) -> list[Decimal]:

@@ -18,14 +18,15 @@ references, not statements. The draft's own `citations_index` masks nothing.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.core.contracts import Locator
 from quotebound.agent.gate.conflicts import FlaggedLines
 from quotebound.agent.gate.inputs import GateInputs, SourceLine, cited_ids
+from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.tokens import mask
 from quotebound.agent.gate.verification import Verification
 from quotebound.tools.injection import is_instructional
@@ -65,13 +66,17 @@ _ABBREVIATION: Final = re.compile(
     r"|i\.e|e\.g))\.$",
     re.IGNORECASE,
 )
-_CACHE_SIZE: Final = 16
 _CAPTION_LINES: Final = 4  # how far above a table its caption may be
 _EMPTY_BRACKETS: Final = re.compile(r"[(\[][\s;,:]*[)\]]")  # what is left of "(a.md p.1 L3; b.md p.2 L1)"
 
 
 def sentences(text: str) -> list[str]:
     """`text` split into sentences (and lines), whitespace collapsed, empty ones dropped."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=4096)  # a draft's summaries and quotes are split by several readers, and again on repair
+def _sentences(text: str) -> tuple[str, ...]:
     out: list[str] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
@@ -80,7 +85,7 @@ def sentences(text: str) -> list[str]:
         out.append(text[start : m.end()])
         start = m.end()
     out.append(text[start:])
-    return [s for s in (" ".join(p.split()) for p in out) if s]
+    return tuple(s for s in (" ".join(p.split()) for p in out) if s)
 
 
 Page = dict[int, str]  # line number -> text, for one page of one cited source
@@ -137,7 +142,22 @@ def _instructional(source_id: str, quote: str, check: Verification, flagged: Fla
         any((source_id, page, n) in flagged for n in range(first, last + 1)) for page, first, last in check.spans
     ):
         return True
-    return is_instructional(check.context or quote)
+    return _instruction_in(check.context or quote)
+
+
+@lru_cache(maxsize=4096)  # the same quotes' contexts, draft after draft
+def _instruction_in(text: str) -> bool:
+    return is_instructional(text)
+
+
+@lru_cache(maxsize=4096)  # a draft's locators recur claim after claim, and on repair
+def _first_line(locator: str) -> tuple[int, int] | None:
+    """(page, first line) of a locator, None when it is malformed."""
+    try:
+        at = Locator.parse(locator)
+    except ValueError:
+        return None
+    return at.page, at.line_start
 
 
 def _spans(
@@ -151,12 +171,9 @@ def _spans(
         if not check.ok or _instructional(source_id, quote, check, flagged):
             continue
         header = ""
-        try:
-            at = Locator.parse(locator)
-        except ValueError:
-            at = None
-        if at is not None and (source_id, at.page) in pages:
-            header = table_header(pages[(source_id, at.page)], at.line_start)
+        at = _first_line(locator)
+        if at is not None and (source_id, at[0]) in pages:
+            header = table_header(pages[(source_id, at[0])], at[1])
         spans.append(QuoteSpan(source_id, locator, quote, check.context or quote, header))
     return tuple(spans)
 
@@ -217,20 +234,10 @@ def _build(inputs: GateInputs) -> tuple[Claim, ...]:
     return tuple(c for c in out if c.text)
 
 
-_cache: OrderedDict[int, tuple[GateInputs, tuple[Claim, ...]]] = OrderedDict()
-
-
+@per_draft
 def claims(inputs: GateInputs) -> tuple[Claim, ...]:
     """Every claim `inputs.draft` shows, in reading order (computed once per `inputs`: several rules read them)."""
-    hit = _cache.get(id(inputs))
-    if hit is not None and hit[0] is inputs:
-        _cache.move_to_end(id(inputs))
-        return hit[1]
-    built = _build(inputs)
-    _cache[id(inputs)] = (inputs, built)  # the inputs are held, so their id cannot be reused while cached
-    while len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
-    return built
+    return _build(inputs)
 
 
 __all__ = ["Claim", "QuoteSpan", "claims", "sentences"]

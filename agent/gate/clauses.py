@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 _CLAUSE_MARK = re.compile(r"[.;:!?][\"'”’)\]]*(?= |$)|\|")
@@ -67,19 +68,32 @@ def _normalize(lines: list[str]) -> tuple[str, list[int], set[int]]:
     return " ".join(parts), starts, breaks
 
 
-def cuts(quote: str, context: str, before: str = "", after: str = "") -> Iterator[Cut]:
-    """Every occurrence of `quote` in `context` (whitespace collapsed in both), with the clauses it is cut from,
-    read on across the paragraph lines `before` and `after` the locator."""
+class _Layout(NamedTuple):
+    text: str  # the collapsed text of the paragraph around the locator
+    lo: int  # where the locator's own text starts and ends in it
+    hi: int
+    bounds: tuple[int, ...]  # where its clauses start and end, sorted
+
+
+@lru_cache(maxsize=1024)  # the size and clause rules read the same locators, and a repair reads them again
+def _layout(context: str, before: str, after: str) -> _Layout:
     head = before.split("\n") if before else []
     tail = after.split("\n") if after else []
     lines = [*head, *context.split("\n"), *tail]
     text, starts, breaks = _normalize(lines)
+    lo = starts[len(head)] if head else 0
+    hi = starts[len(lines) - len(tail)] if tail else len(text)
+    bounds = tuple(sorted({m.end() for m in _CLAUSE_MARK.finditer(text)} | breaks | {0, len(text)}))
+    return _Layout(text, lo, hi, bounds)
+
+
+def cuts(quote: str, context: str, before: str = "", after: str = "") -> Iterator[Cut]:
+    """Every occurrence of `quote` in `context` (whitespace collapsed in both), with the clauses it is cut from,
+    read on across the paragraph lines `before` and `after` the locator."""
     needle = " ".join(quote.split())
     if not needle:
         return
-    lo = starts[len(head)] if head else 0  # where the locator's own text starts and ends in `text`
-    hi = starts[len(lines) - len(tail)] if tail else len(text)
-    bounds = sorted({m.end() for m in _CLAUSE_MARK.finditer(text)} | breaks | {0, len(text)})
+    text, lo, hi, bounds = _layout(context, before, after)
     at = text.find(needle, lo)
     while at != -1 and at + len(needle) <= hi:
         end = at + len(needle)

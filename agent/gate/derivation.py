@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
+from quotebound.agent.gate.layout import column_unit_cells
 from quotebound.agent.gate.tokens import Key, TokenPool, operand_key
 from quotebound.agent.gate.verification import Verification
 from quotebound.tools.calc import numbers_in, recompute
@@ -53,6 +54,7 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
             pool.add_quote(support.quote)
             if check.headings:
                 pool.add_quote(check.headings)
+                pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
     return pool
 
 

@@ -6,14 +6,17 @@ source's current version covers the locator, else against what `resolve_evidence
 policy. Readability is checked first and fails alike for missing and hidden sources. A verified quote also carries
 what frames it (`layout.py`): its paragraph's hard-wrapped lines around the locator, and its table's headings.
 
-Each cited source is read once per draft (its lines as the caller sees them, and its locator index), whatever the
-number of quotes that cite it.
+Each cited source version is read once per run (its lines as the caller sees them, and its locator index), whatever
+the number of quotes that cite it: a source version never changes, and a run's `ToolContext` keeps one caller and
+policy, so a repair re-validating the same draft reads only which versions are current (`_RunReads`).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, EvidenceRef, GateStatus, Locator, Source
 from quotebound.agent.core.errors import ErrorCode, ModelError
@@ -44,6 +47,57 @@ def _occurrences(text: str, quote: str, span: Locator) -> tuple[LineSpan, ...]:
 
 
 @dataclass
+class _RunReads:
+    """What the validations of one run read of source versions that cannot change under them (see the module
+    docstring), for the caller and policy (and its version) they were read under."""
+
+    reader: tuple[object, ...]
+    pages: dict[tuple[str, int], list[int]] = field(default_factory=dict)  # the locator index: lines per page
+    lines: dict[tuple[str, int], dict[int, list[str]]] = field(default_factory=dict)  # page -> visible lines
+    cited: dict[tuple[str, int], tuple[SourceLine, ...]] = field(default_factory=dict)  # the same, as SourceLines
+    readable: dict[tuple[tuple[str, int], ...], tuple[SourceInfo, ...]] = field(default_factory=dict)
+    frames: dict[tuple[str, int, int, int, int], dict[str, str]] = field(default_factory=dict)  # by locator
+
+
+# how much a run keeps; past either it starts over (a run cites a handful of sources and a few dozen locators)
+_MAX_RUN_SOURCES = 64
+_MAX_RUN_FRAMES = 4096
+_RUNS: dict[int, _RunReads] = {}  # id(ctx) -> its reads; an entry leaves with its ctx (weakref.finalize)
+
+
+def run_reads(ctx: ToolContext) -> _RunReads:
+    """The reads kept for `ctx`'s run, empty when its caller or policy changed since, or when it grew past
+    `_MAX_RUN_SOURCES`."""
+    reader = (ctx.caller, id(ctx.policy), ctx.policy.version)
+    reads = _RUNS.get(id(ctx))
+    if (
+        reads is not None
+        and reads.reader == reader
+        and len(reads.pages) <= _MAX_RUN_SOURCES
+        and len(reads.frames) <= _MAX_RUN_FRAMES
+    ):
+        return reads
+    fresh = _RunReads(reader)
+    if reads is None:
+        try:
+            weakref.finalize(ctx, _RUNS.pop, id(ctx), None).atexit = False
+        except TypeError:  # a context that cannot be watched (no weak references): nothing kept for it
+            return fresh
+    _RUNS[id(ctx)] = fresh
+    return fresh
+
+
+@lru_cache(maxsize=4096)
+def _parse_locator(text: str) -> tuple[int, int, int] | None:
+    """(page, first line, last line) of a locator string, None when malformed (parsed once per string)."""
+    try:
+        span = Locator.parse(text)
+    except ValueError:
+        return None
+    return span.page, span.line_start, span.line_end
+
+
+@dataclass
 class QuoteVerifier:
     """Verifies (source_id, locator, quote) triples, caching sources and texts for one draft."""
 
@@ -51,9 +105,11 @@ class QuoteVerifier:
     bundles: Sequence[EvidenceBundle]
     _sources: dict[str, Source | None] = field(default_factory=dict)
     _texts: dict[tuple[str, str], str | Status] = field(default_factory=dict)
-    _pages: dict[str, list[int]] = field(default_factory=dict)  # source_id -> lines per page (the locator index)
-    _lines: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # source_id -> page -> visible lines
-    _by_source: dict[tuple[str, int], list[tuple[EvidenceBundle, LineSpan]]] | None = None
+    _by_source: dict[tuple[str, int, int], list[tuple[EvidenceBundle, LineSpan]]] | None = None  # by page
+    _reads: _RunReads = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._reads = run_reads(self.ctx)
 
     def readable(self, source_id: str) -> Source | None:
         """The source if the caller may read it, else None (missing and hidden alike); looked up once."""
@@ -66,32 +122,45 @@ class QuoteVerifier:
 
     def _locator_exists(self, source: Source, span: Locator) -> bool:
         """Membership in the source's locator index (as `Corpus.locator_exists`), the index read once a source."""
-        if source.source_id not in self._pages:
-            self._pages[source.source_id] = self.ctx.corpus.page_lines(source.source_id, source.version)
-        pages = self._pages[source.source_id]
+        key = (source.source_id, source.version)
+        pages = self._reads.pages.get(key)
+        if pages is None:
+            pages = self._reads.pages[key] = self.ctx.corpus.page_lines(source.source_id, source.version)
         return span.page <= len(pages) and span.line_end <= pages[span.page - 1]
 
     def source_lines(self, source: Source) -> dict[int, list[str]]:
-        """Every line of `source` as the caller may see it, page by page (read once a draft)."""
-        if source.source_id not in self._lines:
-            pages: dict[int, list[str]] = {}
+        """Every line of `source` as the caller may see it, page by page (read once a run; not to be changed)."""
+        key = (source.source_id, source.version)
+        found = self._reads.lines.get(key)
+        if found is None:
+            found = {}
             for page, _, text in self.ctx.visible_iter_lines(source):
-                pages.setdefault(page, []).append(text)
-            self._lines[source.source_id] = pages
-        return self._lines[source.source_id]
+                found.setdefault(page, []).append(text)
+            self._reads.lines[key] = found
+        return found
+
+    def cited_lines(self, source: Source) -> tuple[SourceLine, ...]:
+        """`source_lines` as `SourceLine`s, in reading order (built once a run)."""
+        key = (source.source_id, source.version)
+        found = self._reads.cited.get(key)
+        if found is None:
+            found = self._reads.cited[key] = tuple(
+                SourceLine(source.source_id, page, i, text)
+                for page, texts in sorted(self.source_lines(source).items())
+                for i, text in enumerate(texts, 1)
+            )
+        return found
 
     def _bundle_text(self, source: Source, span: Locator) -> str | None:
         if self._by_source is None:
             self._by_source = {}
             for bundle in self.bundles:
-                try:
-                    covered = Locator.parse(bundle.locator)
-                except ValueError:
+                where = _parse_locator(bundle.locator)
+                if where is None:
                     continue
-                where = (covered.page, covered.line_start, covered.line_end)
-                self._by_source.setdefault((bundle.source_id, bundle.version), []).append((bundle, where))
-        for bundle, (page, first, last) in self._by_source.get((source.source_id, source.version), []):
-            if page != span.page or not first <= span.line_start <= span.line_end <= last:
+                self._by_source.setdefault((bundle.source_id, bundle.version, where[0]), []).append((bundle, where))
+        for bundle, (_, first, last) in self._by_source.get((source.source_id, source.version, span.page), []):
+            if not first <= span.line_start <= span.line_end <= last:
                 continue
             if (first, last) == (span.line_start, span.line_end):
                 return bundle.text
@@ -102,12 +171,20 @@ class QuoteVerifier:
 
     def _frame(self, source: Source, span: Locator) -> dict[str, str]:
         """The hard-wrapped lines of the locator's paragraph around it, and its table's headings (`layout.py`)."""
-        page = self.source_lines(source).get(span.page, [])
-        first, last = span.line_start - 1, span.line_end - 1
-        if last >= len(page):
-            return {}
-        before, after = wrapped_neighbours(page, first, last)
-        return {"before": before, "after": after, "headings": table_headings(page, first)}
+        key = (source.source_id, source.version, span.page, span.line_start, span.line_end)
+        found = self._reads.frames.get(key)
+        if found is None:
+            page = self.source_lines(source).get(span.page, [])
+            first, last = span.line_start - 1, span.line_end - 1
+            if last >= len(page):
+                return {}
+            before, after = wrapped_neighbours(page, first, last)
+            found = self._reads.frames[key] = {
+                "before": before,
+                "after": after,
+                "headings": table_headings(page, first),
+            }
+        return found
 
     def _text(self, source: Source, span: Locator) -> str | Status:
         cache_key = (source.source_id, str(span))
@@ -127,10 +204,10 @@ class QuoteVerifier:
         source = self.readable(source_id)
         if source is None:
             return Verification(Status.UNKNOWN_SOURCE)
-        try:
-            span = Locator.parse(locator)
-        except ValueError:
+        parsed = _parse_locator(locator)
+        if parsed is None:
             return Verification(Status.FAKE_LOCATOR, provenance=source.provenance_kind)
+        span = Locator(page=parsed[0], line_start=parsed[1], line_end=parsed[2])
         if not self._locator_exists(source, span):
             return Verification(Status.FAKE_LOCATOR, provenance=source.provenance_kind)
         text = self._text(source, span)
@@ -173,14 +250,19 @@ def cited_lines(draft: Draft, ctx: ToolContext, verifier: QuoteVerifier | None =
         source = verifier.readable(source_id)
         if source is None:
             continue  # an unknown or hidden source grounds nothing (the citations rule reports it)
-        for page, texts in sorted(verifier.source_lines(source).items()):
-            lines.extend(SourceLine(source_id, page, i, text) for i, text in enumerate(texts, 1))
+        lines.extend(verifier.cited_lines(source))
     return tuple(lines)
 
 
 def readable_sources(ctx: ToolContext) -> tuple[SourceInfo, ...]:
-    """Every current source the caller may read, with its title: what a question may name."""
-    return tuple(SourceInfo(s.source_id, s.title) for s in ctx.corpus.sources() if ctx.can_read(s.source_id))
+    """Every current source the caller may read, with its title: what a question may name. Which versions are
+    current is read each time; whether the caller may read them, once a run per set of current versions."""
+    current = ctx.corpus.sources()
+    versions = tuple((s.source_id, s.version) for s in current)
+    known = run_reads(ctx).readable
+    if versions not in known:
+        known[versions] = tuple(SourceInfo(s.source_id, s.title) for s in current if ctx.can_read(s.source_id))
+    return known[versions]
 
 
 def gather_inputs(

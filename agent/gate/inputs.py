@@ -6,7 +6,8 @@ so what a rule decides depends on nothing it cannot see here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
@@ -58,6 +59,9 @@ class GateInputs:
     cited_lines: tuple[SourceLine, ...] = ()
     sources: tuple[SourceInfo, ...] = ()
     paraphrase: Paraphrase | None = None
+    # work done once per draft for several rules (`memo.per_draft`): not an input, so not compared, not shown, and
+    # not carried over by `dataclasses.replace` (a replaced GateInputs is another draft and starts empty)
+    memo: dict[Hashable, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         evidence = self.draft.evidence

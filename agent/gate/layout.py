@@ -14,12 +14,19 @@ cell spans the empty cells to its right (a merged cell), a heading row with a si
 and a caption in the first column ("For the year ended December 31:") heads every column. Column j reads as its
 captions then its headings top to bottom ("For the year ended December 31 2019"), so a date split over heading rows
 reads whole.
+
+Blocks and sections. A quote's subject may be named in another line of its own context: the heading of its section,
+the paragraph it belongs to, its table. `frames` tells, for each line of a page, the block it belongs to (a
+paragraph, a list item, a table, a heading: the run of lines up to the next blank line or the next line of another
+kind) and the section (the nearest heading above it). A heading is a Markdown heading ("# Pets"), or a line standing
+alone between blank lines that is short and ends in no sentence mark ("Accounting policy for dividends").
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 MAX_WRAP_LINES = 10  # a paragraph's lines read each way from a locator: a long sentence wraps over a few
 MAX_TABLE_LINES = 400  # how far above a row its table's headings are looked for
@@ -27,8 +34,11 @@ MAX_HEADING_ROWS = 8  # heading rows composed: real tables have one to four
 
 _BLOCK_START = re.compile(r"\s*(?:$|#|[-*+>] |\||\d+[.)] )")  # as clauses.py: a line that starts a new block
 _SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_FIGURE = re.compile(r"\d")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_LIST_ITEM = re.compile(r"\s*(?:[-*+>] |\d+[.)] )")
+_SENTENCE_MARK = re.compile(r"[.!?:;,]\s*$")
+MAX_HEADING_WORDS = 10  # a line standing alone longer than this is a one-line paragraph, not a heading
 
 
 def is_table_row(line: str) -> bool:
@@ -72,10 +82,11 @@ def cells(row: str) -> list[str]:
 
 
 def _is_data_row(row: list[str]) -> bool:
-    """A row labelled in its first cell with a figure other than a year in another cell: a table body's row."""
+    """A row labelled in its first cell with a figure other than a year in another cell: a table body's row. A cell
+    whose figures are all years ("2019", "2019 over 2018") heads a column."""
     if not row or not row[0]:
         return False
-    return any(_FIGURE.search(c) and not _YEAR.fullmatch(c.strip(" *")) for c in row[1:])
+    return any(any(not _YEAR.fullmatch(n) for n in _NUMBER.findall(c)) for c in row[1:])
 
 
 def _spread(row: list[str], width: int) -> list[str]:
@@ -94,8 +105,9 @@ def _spread(row: list[str], width: int) -> list[str]:
 
 
 def table_headings(lines: Sequence[str], first: int) -> str:
-    """The headings of the table `lines[first]` is a row of, composed per column and joined with " | " (see the
-    module docstring), or "" when `lines[first]` is no table row or its table has no heading rows above it."""
+    """The headings of the table `lines[first]` is a row of, composed per column and joined with " | ", one entry
+    per column after the first (empty for a column nothing heads, so the entries line up with the row's cells; see
+    the module docstring), or "" when `lines[first]` is no table row or its table has no heading rows above it."""
     if not 0 <= first < len(lines) or not is_table_row(lines[first]):
         return ""
     start = first
@@ -128,4 +140,69 @@ def table_headings(lines: Sequence[str], first: int) -> str:
             if cell and (not parts or parts[-1] != cell):
                 parts.append(cell)
         columns.append(" ".join(parts))
-    return " | ".join(c for c in columns if c)
+    return " | ".join(columns) if any(columns) else ""
+
+
+class Frame(NamedTuple):
+    """Where a line stands on its page (0-based line indexes; -1: no heading above)."""
+
+    block: int  # the first line of its block (paragraph, list item, table, heading)
+    section: int  # the nearest heading at or above it
+    heading: bool  # the line is a heading
+
+
+def _heading(lines: Sequence[str], i: int) -> bool:
+    line = lines[i].strip()
+    if line.startswith("#"):
+        return True
+    if not line or is_table_row(line) or _LIST_ITEM.match(lines[i]) or _SENTENCE_MARK.search(line):
+        return False
+    alone = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
+    return alone and len(line.split()) <= MAX_HEADING_WORDS and line[0].isalnum()
+
+
+def frames(lines: Sequence[str]) -> list[Frame]:
+    """The `Frame` of each line of a page (see the module docstring)."""
+    out: list[Frame] = []
+    block, section = 0, -1
+    previous = ""  # the kind of the line before: "", "heading", "table", "text"
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            out.append(Frame(i, section, False))
+            previous = ""
+            continue
+        if _heading(lines, i):
+            block, section, previous = i, i, "heading"
+            out.append(Frame(i, i, True))
+            continue
+        kind = "table" if is_table_row(raw) else "text"
+        if kind != previous or (kind == "text" and _LIST_ITEM.match(raw)):
+            block = i
+        previous = kind
+        out.append(Frame(block, section, False))
+    return out
+
+
+# A heading that counts its column in percent: a "%" standing as a word, or the words "percent", "per cent",
+# "percentage" ("| | % | % |", "% change", "Percentage of revenue").
+_PERCENT_HEADING = re.compile(r"(?<![\w.])%(?!\w)|\bper\s?cent(?:age)?\b", re.I)
+_BARE_CELL = re.compile(r"\(?[-+−–]?\d[\d,]*(?:\.\d+)?\)?")
+
+
+def column_unit_cells(row: str, headings: str) -> str:
+    """The cells of table row `row` written with the unit their column heading (or the row's own label) gives
+    them, joined with spaces: under a units row "| | % | % |" the row "| Discount rate | 2.9 | 3.8 |" reads
+    "2.9% 3.8%". `headings` is `table_headings` of the row (one entry per column after the first, joined with
+    " | "). Only a cell that is one bare figure is rewritten; "" when no cell of the row is counted in percent.
+    The figures stay the quote's own: only their unit, which the table states once for the column, is added."""
+    if not is_table_row(row):
+        return ""
+    row_cells = cells(row)
+    columns = headings.split(" | ") if headings else []
+    labelled = bool(row_cells) and bool(_PERCENT_HEADING.search(row_cells[0]))
+    out: list[str] = []
+    for j, cell in enumerate(row_cells[1:]):
+        heading = columns[j] if j < len(columns) else ""
+        if (labelled or _PERCENT_HEADING.search(heading)) and _BARE_CELL.fullmatch(cell):
+            out.append(f"({cell.strip('()')}%)" if cell.startswith("(") and cell.endswith(")") else f"{cell}%")
+    return " ".join(out)

@@ -1,7 +1,8 @@
 """What a question asks: the kind of answer it expects, the words that name its subject, the document it names,
 whether it asks for a derived figure, and the values it takes for granted.
 
-The answerhood rule (`rules/answerhood.py`) holds a draft's answer to these. Everything here is read from the
+The answerhood rule (`rules/answerhood.py`) holds a draft's answer to these; the categories are in
+`question_words.py` and the documents a question names in `question_documents.py`. Everything here is read from the
 question's own words with general English categories (question words, auxiliaries, time units, document types,
 arithmetic relations), never from a list of known questions, so it reads a question nobody here has seen the same
 way as the ones it was measured on. When the question's form is not recognized the expectation is `open`, and the
@@ -17,7 +18,26 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Final, Literal
 
-from quotebound.agent.gate.inputs import SourceInfo
+from quotebound.agent.gate.question_documents import document_phrases, document_titles, named_sources
+from quotebound.agent.gate.question_words import (
+    AUXILIARIES,
+    COPULAS,
+    DOCUMENT_TYPES,
+    FAMILIES,
+    FRACTIONS,
+    FREQUENCY,
+    LOCATIVE,
+    MONTHS,
+    NIL,
+    NUMBER_TENS,
+    NUMBER_UNITS,
+    POLARITY,
+    TEMPORAL,
+    TIME_UNITS,
+    WEEKDAYS,
+    Family,
+    number_words,
+)
 from quotebound.agent.gate.tokens import Key, extract_tokens
 from quotebound.agent.gate.vocabulary import EVIDENCE_WORDS, STOPWORDS, WORD, fold, stem
 
@@ -36,96 +56,6 @@ Expects = Literal[
     "open",  # what / which / how / why ...: no form is required
 ]
 
-# --- general categories ------------------------------------------------------------------------------------------
-
-# Auxiliary and modal verbs: a question that starts with one asks yes or no.
-AUXILIARIES: Final = frozenset(
-    """is are was were am be can could may might must shall should will would do does did has have had isn't aren't
-    wasn't weren't can't cannot couldn't mustn't shouldn't won't wouldn't don't doesn't didn't hasn't haven't
-    hadn't""".split()
-)
-COPULAS: Final = frozenset("is are was were be been being am 's".split())
-# Units of time, in every spelling a rate or a span uses them.
-TIME_UNITS: Final = frozenset(
-    """second seconds minute minutes hour hours hourly day days daily week weeks weekly fortnight fortnights month
-    months monthly quarter quarters quarterly year years yearly annual annually decade decades century centuries
-    semester semesters term terms night nights weekend weekends""".split()
-)
-MONTHS: Final = frozenset(
-    "january february march april may june july august september october november december".split()
-)
-WEEKDAYS: Final = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-# Words that place an event in time, relative to another or on a condition ("once the cap is reached", "next
-# spring").
-TEMPORAL: Final = frozenset(
-    """after before until till once when whenever while during upon since within prior following preceding
-    immediately now today tomorrow yesterday currently soon later earlier recently previously next last if unless
-    where provided beginning start starting end ending spring summer autumn fall winter""".split()
-)
-# Words that answer "how often" without a figure.
-FREQUENCY: Final = frozenset(
-    """every each once twice thrice per never always whenever regularly periodically occasionally continuously
-    annually yearly monthly weekly daily hourly quarterly biannually biennially""".split()
-)
-# Words that say a quantity is nil or not worth stating: an answer to "how much" that gives no figure.
-NIL: Final = frozenset("no none nil zero nothing not immaterial negligible".split())
-# Fractions and shares said in words.
-FRACTIONS: Final = frozenset(
-    """half halves third thirds quarter quarters fifth fifths tenth tenths majority minority all none unanimous
-    whole""".split()
-)
-# Words that answer a yes/no question by themselves: polarity, exception and modality.
-POLARITY: Final = frozenset(
-    """yes no not n't never none nothing nobody neither nor only except unless cannot without can could may might
-    must shall should will would need needs required require requires permitted permit permits allowed allow
-    allows prohibited prohibit prohibits forbidden banned mandatory optional entitled eligible true false
-    correct incorrect""".split()
-)
-# Prepositions that locate something.
-LOCATIVE: Final = frozenset(
-    """in at on inside outside under beneath below above over behind beside near next between within into onto
-    across along around opposite adjacent throughout""".split()
-)
-# Number words (the values a question or an answer may spell out).
-_UNITS: Final = {
-    w: n
-    for n, w in enumerate(
-        """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
-        seventeen eighteen nineteen""".split()
-    )
-}
-_TENS: Final = {w: 10 * n for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())}
-# Nouns that name a kind of document: "the BSD license", "the 2025 minutes", "the Declaration".
-DOCUMENT_TYPES: Final = frozenset(
-    """document documents file report reports minutes newsletter bulletin memo memorandum letter notice declaration
-    bylaws by-laws charter constitution covenants statute act code regulation regulations ordinance policy
-    handbook manual guide faq readme license licence agreement contract lease deed schedule budget plan study
-    statement statements filing prospectus article paper book appendix exhibit form specification standard
-    proposal summary transcript announcement release sheet brochure flyer""".split()
-)
-# Verbs by which a question asks what a document says ("What does the Declaration say about ...").
-_SAY_VERBS: Final = (
-    r"(?:say|says|said|state|states|stated|specify|specifies|mention|mentions|list|lists|show|shows|report|reports"
-    r"|describe|describes|define|defines)"
-)
-# Arithmetic relations, by family: a question using one asks for a figure computed from others, and a quote that
-# states such a figure itself says so with a word of the same family ("grew by 1.6%", "Total", "averaging").
-Family = Literal["change", "difference", "total", "average", "ratio"]
-FAMILIES: Final[dict[Family, frozenset[str]]] = {
-    "change": frozenset(
-        """change changes changed changing increase increases increased increasing decrease decreases decreased
-        decreasing rise rises rose risen rising fall falls fell fallen falling drop drops dropped grow grows grew
-        grown growing growth decline declines declined declining gain gains gained jump jumped climb climbed reduce
-        reduced reduction up down""".split()
-    ),
-    "difference": frozenset("difference differences differ differs gap spread exceed exceeds exceeded".split()),
-    "total": frozenset(
-        """total totals totalled totaled totaling totalling sum sums aggregate aggregated combined overall
-        altogether together""".split()
-    ),
-    "average": frozenset("average averages averaged averaging mean median".split()),
-    "ratio": frozenset("ratio ratios proportion proportions".split()),
-}
 # The family words a question asks with (the rest, "up", "overall", "exceed", are only read in quotes).
 _ASKED: Final = frozenset(
     """change changes changed increase increases increased decrease decreases decreased rise rose fall fell drop
@@ -190,7 +120,9 @@ _KIND_PATTERNS: Final[tuple[tuple[Expects, str], ...]] = (
     ("count", r"^(?:what|which)\s+(?:share|proportion|fraction|portion)\b"),
     (
         "count",
-        _WHAT_IS_THE + r"(?:[\w/()'’-]+\s+)?(?:amount|number|count|quantity|total|sum|average|ratio|population)\b",
+        _WHAT_IS_THE
+        + r"(?:(?!(?:of|in|for|from|on|at|to|and|or|by|with)\b)[\w/()'’-]+\s+){0,3}"  # modifiers: "the 2019 notional"
+        + r"(?:amount|number|count|quantity|total|sum|average|ratio|population)\b",
     ),
     ("date", r"^(?:by\s+|until\s+|since\s+)?when\b|^(?:on|by)\s+what\s+(?:date|day)\b"),
     ("entity", r"^(?:(?:by|to|from|with|for)\s+)?(?:who|whom|whose)\b"),
@@ -237,18 +169,7 @@ class Question:
     presupposed: tuple[tuple[Key, str], ...]  # the values it asserts (see `_presupposed`)
     offers_choice: bool  # "2018 or 2019": the answer may be one of the question's own values
     document_phrases: tuple[str, ...]  # how the question names a document ("the Declaration")
-
-
-def number_words(text: str) -> list[tuple[Decimal, int, int]]:
-    """The numbers `text` spells out in words ("twelve", "twenty-five"), with their spans."""
-    found: list[tuple[Decimal, int, int]] = []
-    for m in re.finditer(r"[A-Za-z]+(?:-[A-Za-z]+)?", text):
-        parts = fold(m.group()).split("-")
-        if len(parts) == 2 and parts[0] in _TENS and parts[1] in _UNITS:
-            found.append((Decimal(_TENS[parts[0]] + _UNITS[parts[1]]), m.start(), m.end()))
-        elif len(parts) == 1 and (parts[0] in _UNITS or parts[0] in _TENS):
-            found.append((Decimal(_UNITS.get(parts[0], _TENS.get(parts[0], 0))), m.start(), m.end()))
-    return found
+    causal: bool = False  # asks why or for a reason: it takes what it asks about for granted (`_causal`)
 
 
 def _ask_clause(text: str) -> str:
@@ -295,6 +216,12 @@ def _coordinated(lowered: str) -> tuple[frozenset[str], ...]:
     return ()
 
 
+def _causal(text: str) -> bool:
+    """The question asks for a cause ("Why did ...", "What was the reason for ...", "... due to?")."""
+    lowered = fold(text)
+    return any(fold(w) in _CAUSAL for w in WORD.findall(lowered)) or _CAUSAL_END.search(lowered) is not None
+
+
 def _derivations(text: str, expects: Expects) -> tuple[Derivation, ...]:
     """The derived figures a question asks for. Only a question that asks for a figure counts: "how much/many",
     "what percentage", or an arithmetic relation used as a noun ("what is the change in ...", "the average of");
@@ -302,7 +229,7 @@ def _derivations(text: str, expects: Expects) -> tuple[Derivation, ...]:
     only over several items ("all", "both", "A and B", "add up"): "the total assets" is a line of its own."""
     lowered = fold(text)
     words = [fold(w) for w in WORD.findall(lowered)]
-    if any(w in _CAUSAL for w in words) or _CAUSAL_END.search(lowered):
+    if _causal(text):
         return ()
     wants_figure = expects in ("count", "amount", "percent")
     found: list[Derivation] = []
@@ -369,55 +296,24 @@ def _year_like(value: Decimal) -> bool:
     return value == value.to_integral() and 1000 <= value <= 2999
 
 
-_NAME_CODE: Final = r"(?:[A-Z][A-Z0-9]+|[A-Za-z]*\d\w*)(?:-\w+)?"  # an acronym or a word with a figure: BSD, FY2025
-# How a question names the document it asks about. `True`: the phrase names a document by any title word ("According
-# to the Board, ..." may mean the minutes); `False`: only when its head noun is a kind of document ("In an
-# emergency, ..." or "in my unit?" names nothing; "Under the Declaration, ..." and "in the newsletter?" do). A
-# source's id written in the question names it wherever it stands (`named_sources`).
-_DOC_CUES: Final[tuple[tuple[re.Pattern[str], bool], ...]] = (
-    (re.compile(r"\baccording\s+to\s+(?P<x>[^,;:?]+)", re.I), True),
-    (re.compile(r"^\s*(?:in|under|per|from|within)\s+(?P<x>[^,;:?]+),", re.I), False),
-    (re.compile(rf"\b(?:does|do|did)\s+(?P<x>[^?]+?)\s+{_SAY_VERBS}\b", re.I), False),
-    (re.compile(r"\b(?:in|from|under|per)\s+(?P<x>(?:the\s+)?[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?)\s*[?.]?\s*$", re.I),
-     False),
-    # "the BSD license", "the 2025 minutes", "the FY2025 Annual Budget": an acronym or a figure, then a kind of
-    # document within two words, anywhere in the question
-    (re.compile(rf"(?P<x>\b{_NAME_CODE}(?:\s+[A-Za-z]+)?\s+(?P<head>[A-Za-z]+))\b"), False),
-    (re.compile(rf"(?P<x>\b{_NAME_CODE}\s+(?P<head>[A-Za-z]+))\b"), False),
-)  # fmt: skip
-
-
-def _overlapping(cue: re.Pattern[str], text: str) -> list[re.Match[str]]:
-    """Every match of `cue` starting at each word (matches may overlap: "BSD license require" and "BSD license")."""
-    starts = [m.start() for m in re.finditer(r"\b\w", text)]
-    return [m for m in (cue.match(text, at) for at in starts) if m is not None]
-
-
-def _document_phrases(text: str) -> tuple[str, ...]:
-    """Phrases by which the question names a document (see `_DOC_CUES`)."""
-    phrases: list[str] = []
-    for cue, any_head in _DOC_CUES:
-        for m in cue.finditer(text) if "head" not in cue.groupindex else _overlapping(cue, text):
-            phrase = m["x"].strip()
-            words = WORD.findall(phrase)  # letters only: the head is the last word, a trailing year aside
-            if not words or not (any_head or fold(words[-1]) in DOCUMENT_TYPES):
-                continue
-            phrases.append(phrase)
-    return tuple(dict.fromkeys(phrases))
-
-
 @lru_cache(maxsize=512)
 def read_question(text: str) -> Question:
     """What `text` asks (cached: a draft and its repairs are judged against one question)."""
     clause = _ask_clause(text)
     expects = _expects(clause)
     derived = _derivations(text, expects)
-    documents = _document_phrases(text)
+    documents = document_phrases(text)
     asked = text  # the question without the phrases naming a document: what remains names the subject
     for phrase in sorted(documents, key=len, reverse=True):
         asked = asked.replace(phrase, " " * len(phrase))
     skip = (  # the question's form and figures; the attribute it asks for stays ("the population of")
-        {fold(d.word) for d in derived} | set(_FORM_WORDS) | AUXILIARIES | MONTHS | WEEKDAYS | set(_UNITS) | set(_TENS)
+        {fold(d.word) for d in derived}
+        | set(_FORM_WORDS)
+        | AUXILIARIES
+        | MONTHS
+        | WEEKDAYS
+        | set(NUMBER_UNITS)
+        | set(NUMBER_TENS)
     )
     subject: set[str] = set()
     for m in WORD.finditer(asked):
@@ -445,82 +341,15 @@ def read_question(text: str) -> Question:
         values=values,
         presupposed=_presupposed(values),
         offers_choice=re.search(r"\bor\b|\bbetween\b", fold(text)) is not None,
+        causal=_causal(text),
         document_phrases=documents,
     )
-
-
-# --- documents -----------------------------------------------------------------------------------------------------
-
-
-def _split_words(text: str) -> list[str]:
-    """Words of a title or an id, split at punctuation and at letter/digit boundaries ("FY2025" -> fy, 2025)."""
-    return [w.casefold() for w in re.findall(r"[A-Za-z]+|\d+", text)]
-
-
-@lru_cache(maxsize=8192)
-def _source_names(source: SourceInfo) -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
-    """How a question may name `source`: its id as written (whole, and without its extension when that is not a
-    plain word: "budget-2025", "tatqa-53474060-..."; not "bylaws"), and the stems of its id's and title's words."""
-    full = fold(source.source_id)
-    bare = full.rsplit(".", 1)[0]
-    ids = (full, bare) if re.search(r"[^a-z]", bare) else (full,)
-    id_words = frozenset(stem(w) for w in _split_words(source.source_id))
-    return ids, id_words, frozenset(stem(w) for w in _split_words(source.title))
-
-
-def _written(lowered: str, name: str) -> bool:
-    """`lowered` writes `name` as a whole token (not inside a longer id or word)."""
-    at = lowered.find(name)
-    while at >= 0:
-        before = lowered[at - 1] if at else " "
-        after = lowered[at + len(name)] if at + len(name) < len(lowered) else " "
-        if not (before.isalnum() or before in "-_") and not (after.isalnum() or after in "-_"):
-            return True
-        at = lowered.find(name, at + 1)
-    return False
-
-
-@lru_cache(maxsize=512)
-def named_sources(question: str, sources: tuple[SourceInfo, ...]) -> frozenset[str]:
-    """The readable sources the question names, by id or by title words (empty: it names none).
-
-    A phrase names the sources whose title or id has the phrase's head word; among them, those matching most of
-    the phrase's words win, a word of the id counting twice a word of the title only ("the Declaration" is the
-    declaration itself, not the exhibit titled "... to the Declaration")."""
-    lowered = fold(question)
-    by_id = frozenset(s.source_id for s in sources if any(_written(lowered, name) for name in _source_names(s)[0]))
-    if by_id:
-        return by_id
-    named: set[str] = set()
-    for phrase in read_question(question).document_phrases:
-        words = [stem(w) for w in _split_words(phrase) if w not in STOPWORDS and w != "the"]
-        head = next((w for w in reversed(words) if w.isalpha()), None)  # "the Annual Report 2019": report
-        if head is None:
-            continue
-        best, chosen = 0, set()
-        for source in sources:
-            _, id_words, title_words = _source_names(source)
-            if head not in id_words and head not in title_words:
-                continue  # the phrase's head word names a kind of document this one is not
-            score = sum(2 if w in id_words else 1 if w in title_words else 0 for w in words)
-            if score > best:
-                best, chosen = score, {source.source_id}
-            elif score == best:
-                chosen.add(source.source_id)
-        named |= chosen
-    return frozenset(named)
 
 
 def rate_of(text: str) -> str | None:
     """The period a text states a rate per ("monthly", "per year"), if any."""
     m = _RATE_RE.search(text)
     return _PERIODS[fold(m.group(1) or m.group(2))] if m else None
-
-
-def document_titles(ids: Sequence[str], sources: Sequence[SourceInfo]) -> list[str]:
-    """The titles of `ids` (the id itself when a source has no title)."""
-    titles = {s.source_id: (s.title or s.source_id) for s in sources}
-    return [titles.get(i, i) for i in ids]
 
 
 __all__ = [

@@ -9,21 +9,24 @@ the sentence it stands in (its slot is read from that sentence, `slots.py`).
 - Evidence values: every value of every sentence of every resolved bundle, line by line with a one-line locator.
   Lines flagged as instructional text are never read.
 
+Sentences are split as the claims are (`claims.sentences`), and `quote_sentences` is the one reading of a quote in
+its whole sentences.
+
 Nothing here reads a fact's `key`: a model may leave it out or word it to group what should not be grouped.
 """
 
 from __future__ import annotations
 
-import re
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from quotebound.agent.core.contracts import EvidenceBundle, Fact, Locator
 from quotebound.agent.gate.bounds import check_deadline
+from quotebound.agent.gate.claims import sentences
 from quotebound.agent.gate.conflicts import FlaggedLines
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.slots import (
     Occurrence,
     QuestionTerms,
@@ -33,11 +36,6 @@ from quotebound.agent.gate.slots import (
     word_key,
 )
 from quotebound.agent.gate.verification import Verification
-
-# A sentence ends at . ! ? followed by a space and a capital, a digit or a quote, or at a line break; "p.m.",
-# "No. 5", "U.S." do not end one (the next word is not capitalized, or the period follows a single letter).
-_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!\b[A-Za-z]\.)(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9\"“'‘(\[])|\n+")
-
 
 _NEEDLE = 4  # letters of a word's key a sentence must contain to be read ("polic" of "policies" is "polic")
 
@@ -69,18 +67,20 @@ class Evidence:
 
 @lru_cache(maxsize=4096)
 def split_sentences(text: str) -> tuple[str, ...]:
-    """`text` split into sentences (and lines), whitespace inside each collapsed."""
-    parts = _SENTENCE_END.split(text)
-    return tuple(s for s in (" ".join(p.split()) for p in parts) if s)
+    """`text` split into sentences and lines as the claims are (`claims.sentences`), whitespace inside each
+    collapsed; cached, since every rule reading slots splits the same lines."""
+    return tuple(sentences(text))
 
 
+@lru_cache(maxsize=4096)
 def quote_sentences(quote: str, context: str) -> tuple[str, ...]:
-    """The sentences of `context` (the text at the quote's locator) the quote overlaps: the quote read in its
-    whole sentences, so a value's slot is never cut to the words a model chose to quote."""
+    """The whole sentences of `context` (the text at the quote's locator, its hard-wrapped lines joined) that the
+    quote overlaps: a quote read in its sentences, so what a value is the value of is never cut to the words a
+    model chose to quote. A quote not found in `context` is read in its own sentences."""
     flat_quote, flat_context = " ".join(quote.split()), " ".join(context.split())
     at = flat_context.find(flat_quote) if flat_quote else -1
     if at < 0:
-        return split_sentences(quote)
+        return split_sentences(quote) or ((flat_quote,) if flat_quote else ())
     out: list[str] = []
     position = 0
     for sentence in split_sentences(flat_context):
@@ -90,7 +90,7 @@ def quote_sentences(quote: str, context: str) -> tuple[str, ...]:
         position = start + len(sentence)
         if start < at + len(flat_quote) and at < position:
             out.append(sentence)
-    return tuple(out) or split_sentences(quote)
+    return tuple(out) or (flat_quote,)
 
 
 def _agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
@@ -180,21 +180,11 @@ def _verified(facts: Sequence[Fact], checks: Sequence[Sequence[Verification]]) -
     ]
 
 
-_CACHE_SIZE = 8
-_stated_cache: OrderedDict[int, tuple[GateInputs, tuple[Stated, ...]]] = OrderedDict()
-
-
+@per_draft
 def stated_values(inputs: GateInputs) -> tuple[Stated, ...]:
     """Every value the draft states, at each verified quote that states it (see the module docstring); computed
-    once per `inputs` (two rules read them)."""
-    hit = _stated_cache.get(id(inputs))
-    if hit is not None and hit[0] is inputs:
-        return hit[1]
-    built = tuple(_stated_values(inputs))
-    _stated_cache[id(inputs)] = (inputs, built)  # the inputs are held, so their id cannot be reused while cached
-    while len(_stated_cache) > _CACHE_SIZE:
-        _stated_cache.popitem(last=False)
-    return built
+    once per draft (three rules read them)."""
+    return tuple(_stated_values(inputs))
 
 
 def _stated_values(inputs: GateInputs) -> list[Stated]:

@@ -36,7 +36,7 @@ Every pattern here runs in time linear in its text (a long hostile text costs mi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -56,6 +56,16 @@ _MONTH = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _ORD = r"(?:st|nd|rd|th)?"
+# The letters outside ASCII that a case-insensitive pattern matches to an ASCII letter (Python's re folds them so:
+# "ſept" matches "sept"): mapped before lower-casing a matched word, so it reads as the word it matched ("sep"), and
+# before the hints below read the lower-cased text, so a hint misses no match of its pattern.
+_ASCII_CASES = str.maketrans({"ı": "i", "İ": "i", "ſ": "s", "K": "k"})
+
+
+def _ascii_lower(text: str) -> str:
+    return text.lower() if text.isascii() else text.translate(_ASCII_CASES).lower()
+
+
 _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ymd", re.compile(r"(?<![\w.])(?P<year>\d{4})-(?P<m>\d{2})-(?P<day>\d{2})(?!\w)")),
     ("mdy", re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD},?\s+(?P<year>\d{{4}})\b", re.I)),
@@ -111,6 +121,8 @@ _SCALED_RE = re.compile(
 _SCALE_WORD_RE = re.compile(r"\b(?P<word>thousand|million|billion|trillion)s?\b", re.I)
 _SCALE_UNIT_RE = re.compile(r"[$€£¥₹]\s?(?:(?P<short>mn|bn|tn|[kmb])\b|['’](?P<zeros>000)(?!\d))", re.I)
 # a table cell holding only letter-spaced digits: "| 2 0 1 8 |"
+_CURRENCY_SIGNS = "$€£¥₹"
+_FIGURE_IN_CODE = re.compile(r"\d+(?:\.\d+)?")
 _SPACED_CELL_RE = re.compile(r"(?<=\|)\s*(?P<digits>\d(?: \d){2,})\s*(?=\|)")
 # Citations inside the levels ("budget.md p.1 L3-L3", "doc://budget.md@v1#p.1 L3") are not claims.
 _LOCATOR_RE = re.compile(r"\bp\.\d+ L\d+(?:-L\d+)?\b|doc://[^\s#]*(?:#p\.\d+ L\d+(?:-L\d+)?)?")
@@ -132,9 +144,12 @@ class Token:
         return self.key[1] if isinstance(self.key[1], Decimal) else None
 
 
+_SEPARATORS = re.compile(r"[,\s]")
+
+
 def parse_decimal(text: str) -> Decimal | None:
     try:
-        return Decimal(re.sub(r"[,\s]", "", text))
+        return Decimal(text if text.isdigit() else _SEPARATORS.sub("", text))
     except InvalidOperation:
         return None
 
@@ -164,7 +179,7 @@ def _date_iso(kind: str, m: re.Match[str]) -> str | None:
         first, second = int(m["a"]), int(m["b"])
         month, day = (second, first) if first > 12 else (first, second)  # US month-first unless impossible
         return _iso(year, month, day)
-    month = _MONTHS[m["month"].lower()[:3]]
+    month = _MONTHS[_ascii_lower(m["month"])[:3]]
     return _iso(year, month, int(m["day"]) if kind in ("mdy", "dmy") else None)
 
 
@@ -215,7 +230,7 @@ def _scaled_token(m: re.Match[str]) -> Token | None:
     short = (m["short"] or "").lower()
     if value is None or (len(short) == 1 and not m["cur"] and not any(c in m["num"] for c in ",.")):
         return None
-    scale = _SCALES[short or (m["word"] or "").lower()]
+    scale = _SCALES[short or _ascii_lower(m["word"] or "")]
     kind: TokenKind = "money" if m["cur"] else "number"
     return Token(m.group(), kind, ("num", -value if m["sign"] else value), m.start(), m.end(), scale)
 
@@ -236,7 +251,12 @@ _CACHED_CHARS = 4_000  # texts longer than this are read afresh each time rather
 
 
 def _extract(text: str) -> tuple[Token, ...]:
-    return _extract_cached(text) if len(text) <= _CACHED_CHARS else _read_tokens(text)
+    return _extract_cached(text) if len(text) <= _CACHED_CHARS else _extract_long(text)
+
+
+@lru_cache(maxsize=8)  # a long answer is read by several rules (a few texts: a draft's bounds cap their size)
+def _extract_long(text: str) -> tuple[Token, ...]:
+    return _read_tokens(text)
 
 
 @lru_cache(maxsize=4096)  # one draft reads the same quotes several times; repairs re-read most of them
@@ -252,48 +272,63 @@ _WINDOWED = 200  # texts longer than this are read only around their digits
 
 def _windows(text: str) -> list[tuple[int, int]]:
     """The stretches of `text` a token with a digit can lie in: `_REACH` characters around each run of digits,
-    widened to whitespace so no token is cut, merged. Prose between figures is never scanned."""
+    widened to whitespace so no token is cut, merged. Prose between figures is never scanned.
+
+    Linear in the text: a run of digits whose reach falls inside the current stretch only extends it, so each
+    character is searched for whitespace at most once (a long text of digits and no spaces costs no more)."""
     spans: list[tuple[int, int]] = []
     for m in _DIGIT_RUN.finditer(text):
-        start = max(0, m.start() - _REACH)
-        start = 0 if start == 0 else max(text.rfind(c, 0, start) for c in " \n\t") + 1
-        space = _SPACE.search(text, m.end() + _REACH)
-        end = space.start() if space is not None else len(text)
-        if spans and start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        lo, hi = m.start() - _REACH, m.end() + _REACH
+        if spans and lo <= spans[-1][1]:
+            start = spans[-1][0]  # inside the current stretch: it only grows
         else:
-            spans.append((start, end))
+            floor = spans[-1][1] if spans else 0
+            start = max(text.rfind(c, floor, max(lo, 0)) for c in " \n\t") + 1 if lo > 0 else 0
+            if spans and start <= floor:  # no whitespace between the stretch and this reach: one stretch
+                start = spans[-1][0]
+        if spans and start == spans[-1][0]:
+            end = spans[-1][1]
+            if hi > end:
+                space = _SPACE.search(text, hi)
+                end = space.start() if space is not None else len(text)
+            spans[-1] = (start, end)
+        else:
+            space = _SPACE.search(text, hi)
+            spans.append((start, space.start() if space is not None else len(text)))
     return spans
 
 
-def _matches(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]] | None) -> Iterator[re.Match[str]]:
+def _matches(pattern: re.Pattern[str], text: str, windows: list[tuple[int, int]] | None) -> Iterable[re.Match[str]]:
     if windows is None:
-        yield from pattern.finditer(text)
-        return
-    for start, end in windows:
-        yield from pattern.finditer(text, start, end)
+        return pattern.finditer(text)
+    return (m for start, end in windows for m in pattern.finditer(text, start, end))
 
 
-# What each kind of token cannot do without, checked with a substring search before its pattern scans the text
-# (most prose holds no clock time, no section sign, no fiscal year): a shortcut, never a change of what is found.
-_MONTH_STEMS = tuple(_MONTHS)
-_CODE_HINT = re.compile(r"[A-Za-z]-?\d|\d-?[A-Za-z]")
-_SCALE_HINT = re.compile(r"\d(?:mn|bn|tn|[kmb])|thousand|million|billion|trillion", re.I)
+# What each kind of token cannot do without, looked for before its pattern scans the text (most prose holds no clock
+# time, no date, no section sign, no fiscal year): a shortcut, never a change of what is found. Each hint is a
+# necessary part of its pattern, read on the lower-cased text, and starts with a literal or with the digit: such a
+# pattern is scanned for in C, many times faster than the token patterns, which start with a look-behind.
+_MONTH_NAMES = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+_HINTS: dict[str, re.Pattern[str]] = {
+    "section": re.compile(r"sec(?:tion|\.)?\s+\d"),
+    "article": re.compile(r"art(?:icle|\.)\s"),
+    "ymd": re.compile(r"\d-\d"),
+    "slash": re.compile(r"\d/\d"),
+    # "March 12", "Mar. 2025", "12 March", "12th of March"
+    "month": re.compile(rf"{_MONTH_NAMES}[a-z]*\.?,?\s+\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAMES}"),
+    "time": re.compile(r"\d(?::\d|\s?[ap]\.?m)"),  # "10:30", "7 pm", "10 p.m."
+    "year": re.compile(r"[fc]y\s?['’]?\d"),
+    "scale": re.compile(rf"\d(?:[kmb]|tn)|{'|'.join(_SCALE_WORDS)}"),  # "5k", "4m", "1.2bn", "3tn", "5 million"
+    "code": re.compile(r"\d(?:(?<=[a-z]\d)|(?<=[a-z]-\d)|-?[a-z])"),  # a letter and a digit side by side
+}
 
 
 def _kinds_present(text: str) -> dict[str, bool]:
-    lower = text.lower()
-    return {
-        "section": "§" in text or "sec" in lower,
-        "article": "art" in lower,
-        "ymd": "-" in text,
-        "slash": "/" in text,
-        "month": any(stem in lower for stem in _MONTH_STEMS),
-        "time": ":" in text or "am" in lower or "pm" in lower or "a.m" in lower or "p.m" in lower,
-        "year": "fy" in lower or "cy" in lower,
-        "scale": _SCALE_HINT.search(text) is not None,
-        "code": _CODE_HINT.search(text) is not None,
-    }
+    lower = _ascii_lower(text)
+    present = {kind: hint.search(lower) is not None for kind, hint in _HINTS.items()}
+    present["section"] = present["section"] or "§" in text
+    return present
 
 
 _DATE_NEEDS = {"ymd": "ymd", "slash": "slash", "mdy": "month", "dmy": "month", "my": "month"}
@@ -347,7 +382,9 @@ def _read_tokens(text: str) -> tuple[Token, ...]:
 def clear_token_cache() -> None:
     """Forget remembered extractions (benchmarks measure the gate cold with this)."""
     _extract_cached.cache_clear()
+    _extract_long.cache_clear()
     _quote_keys_cached.cache_clear()
+    _mask_cached.cache_clear()
 
 
 def quote_keys(text: str) -> set[Key]:
@@ -363,11 +400,21 @@ def _quote_keys_cached(text: str) -> frozenset[Key]:
 def _read_quote_keys(text: str) -> set[Key]:
     tokens = extract_tokens(text)
     keys: set[Key] = {t.key for t in tokens}
+    lower = _ascii_lower(text)
+    # a scale stated without a figure: "(in millions)", "€m", "$'000" (each pattern run only when its mark is there)
+    if any(word in lower for word in _SCALE_WORDS):
+        keys |= {("scale", _SCALES[_ascii_lower(m["word"])]) for m in _SCALE_WORD_RE.finditer(text)}
+    if any(sign in text for sign in _CURRENCY_SIGNS):
+        keys |= {
+            ("scale", 3 if m["zeros"] else _SCALES[_ascii_lower(m["short"])]) for m in _SCALE_UNIT_RE.finditer(text)
+        }
+    if not _HAS_DIGIT.search(text):
+        return keys  # every other key holds a figure
     for t in tokens:
         if t.kind == "date" and isinstance(t.key[1], str) and len(t.key[1]) == 10:
             keys.add(("date", t.key[1][:7]))  # "March 12, 2025" also says "March 2025"
         if t.kind == "code":  # "FY2025" also says "2025"
-            keys.update(("num", Decimal(d)) for d in re.findall(r"\d+(?:\.\d+)?", t.text))
+            keys.update(("num", Decimal(d)) for d in _FIGURE_IN_CODE.findall(t.text))
     percents = _Taken(len(text))
     for t in tokens:
         if t.kind == "percent":
@@ -382,13 +429,13 @@ def _read_quote_keys(text: str) -> set[Key]:
             continue
         keys.add(("num", value))
         keys.add(("num", -value if m["sign"] or _in_parentheses(text, m.start(), m.end()) else value))
-    for m in _SPACED_CELL_RE.finditer(text):
-        keys.add(("num", Decimal(m["digits"].replace(" ", ""))))
-    for m in _YEAR_CODE_RE.finditer(text):
-        keys.add(_year_token(m).key)
+    if "|" in text:
+        for m in _SPACED_CELL_RE.finditer(text):
+            keys.add(("num", Decimal(m["digits"].replace(" ", ""))))
+    if "fy" in lower or "cy" in lower:
+        for m in _YEAR_CODE_RE.finditer(text):
+            keys.add(_year_token(m).key)
     keys |= {("year", int(v)) for kind, v in list(keys) if kind == "num" and isinstance(v, Decimal) and _is_year(v)}
-    keys |= {("scale", _SCALES[m["word"].lower()]) for m in _SCALE_WORD_RE.finditer(text)}
-    keys |= {("scale", 3 if m["zeros"] else _SCALES[m["short"].lower()]) for m in _SCALE_UNIT_RE.finditer(text)}
     return keys
 
 
@@ -415,9 +462,21 @@ def operand_key(text: str) -> Key | None:
 
 def mask(text: str, literals: Iterable[str] = ()) -> str:
     """`text` with citations (locators, doc:// refs and the given source ids) blanked out, lengths kept."""
-    text = _LOCATOR_RE.sub(lambda m: " " * len(m.group()), text)  # first: a doc:// ref holds a source id
-    for literal in sorted({s for s in literals if s}, key=len, reverse=True):
-        text = text.replace(literal, " " * len(literal))
+    wanted = frozenset(s for s in literals if s)
+    return _mask_cached(text, wanted) if len(text) <= _CACHED_CHARS else _mask(text, wanted)
+
+
+@lru_cache(maxsize=4096)  # the claims and the span rule mask the same texts with the same ids
+def _mask_cached(text: str, literals: frozenset[str]) -> str:
+    return _mask(text, literals)
+
+
+def _mask(text: str, literals: frozenset[str]) -> str:
+    if "p." in text or "doc://" in text:  # what every citation holds
+        text = _LOCATOR_RE.sub(lambda m: " " * len(m.group()), text)  # first: a doc:// ref holds a source id
+    for literal in sorted(literals, key=len, reverse=True):
+        if literal in text:
+            text = text.replace(literal, " " * len(literal))
     return text
 
 
@@ -437,6 +496,9 @@ class TokenPool:
 
     def add_calc(self, value: Decimal) -> None:
         self.calc_values.add(value)
+
+    def copy(self) -> TokenPool:
+        return TokenPool(set(self.keys), set(self.calc_values))
 
     def supports(self, token: Token) -> bool:
         number = token.number

@@ -44,6 +44,11 @@ def judge(inputs: GateInputs, *, bounds: Bounds = DEFAULT_BOUNDS) -> GateReport:
     over = bounds_findings(inputs.draft, bounds)
     if over:
         return blocked(inputs.draft, over)
+    return _run_rules(inputs, bounds)
+
+
+def _run_rules(inputs: GateInputs, bounds: Bounds) -> GateReport:
+    """`judge` for a draft already inside `bounds` (`validate_draft` checks them before it reads the store)."""
     findings: list[Finding] = []
     try:
         with deadline(bounds.deadline_ms):
@@ -113,6 +118,6 @@ def validate_draft(
                 question=question,
                 paraphrase=paraphrase,
             )
-            return judge(inputs, bounds=bounds)
+            return _run_rules(inputs, bounds)
     except DeadlineExceeded:  # while gathering (judge reports its own)
         return blocked(draft, [deadline_finding(bounds.deadline_ms)])

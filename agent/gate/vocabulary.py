@@ -78,12 +78,43 @@ EVIDENCE_WORDS: Final = _words(
     written yes"""
 )
 
-# Nouns for documents and their parts: what "one", "two", "a second" count when they count sources, not facts.
+# Nouns for documents, their kinds, copies and parts: what "one", "two", "a second" count when they count sources,
+# and what a claim names when it talks about its evidence rather than the world ("another copy of the article says",
+# "a data record gives", "the pensions note"). Singular forms: plurals match by stem.
 DOCUMENT_NOUNS: Final = _words(
-    """article articles column columns document documents entries entry excerpt excerpts footnote footnotes line
-    lines note notes page pages paragraph paragraphs passage passages quote quotes report reports row rows section
-    sections source sources table tables version versions"""
+    """abstract announcement appendix article biography brochure bulletin caption catalog catalogue chart column copy
+    database dataset description diagram disclosure document edition encyclopedia entry excerpt exhibit extract faq
+    figure file filing footnote fragment guide handbook heading infobox letter line listing manual memo memorandum
+    minutes newsletter note notice obituary page paragraph passage profile quote record register registry report
+    revision row schedule section sheet snippet source spreadsheet statement summary table text transcript version
+    webpage website wiki"""
 )
+
+# Verbs a document (or its author) does things with evidence by: it says, gives, lists, records a value, or agrees
+# or disagrees with another document. A document noun in a sentence with one of them is the source of a claim.
+REPORTING_VERBS: Final = _words(
+    """agree cite concur confirm conflict contradict describe differ disagree give gave indicate list match mention
+    note place put quote read record refer report say said show state"""
+)
+
+# Nouns that name the kind of a value ("the release date", "the date of his death"): the value the claim states
+# says what it is; the nouns add nothing a figure's own check does not hold.
+DATE_NOUNS: Final = _words("""date""")
+COUNT_NOUNS: Final = _words("""amount count quantity value""")
+
+# Words for being born and dying: a biography gives them as a parenthesized span after the name ("Roland Ritchie
+# (June 19, 1910 – June 5, 1988)"), whose first date is the birth and second the death.
+BIRTH_WORDS: Final = _words("""birth born""")
+DEATH_WORDS: Final = _words("""death died""")
+
+# Ordinal words, by value ("the second period" for the second of the quoted periods).
+ORDINALS: Final = {
+    word: n
+    for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), start=1)
+}
+
+# Nouns for spans of time an ordinal may rank ("the first period", "the second quarter").
+PERIOD_NOUNS: Final = _words("""day half month period quarter season semester session term week year""")
 
 # Privative words: they deny what follows them ("for lack of a quorum", "fails to pay"), as a negator does; a claim
 # may use them for a quote's "no quorum is present" or "not paid" (the meaning rule holds the polarity).
@@ -202,11 +233,50 @@ _DERIVATIONAL: Final = {
 }  # suffix: the shortest base it may leave  # fmt: skip
 
 
+# Latin stem alternations between a noun and its verb ("assumption" = "assume", "description" = "describe",
+# "occupancy" = "occupy"): the noun's ending, and the verb endings it alternates with.
+_ALTERNATIONS: Final = {
+    "ception": ("ceive",), "scription": ("scribe",), "sumption": ("sume",), "duction": ("duce",),
+    "tention": ("tain",), "olution": ("olve",), "mission": ("mit",), "cession": ("cede",), "clusion": ("clude",),
+    "ision": ("ide", "ise"), "ension": ("end",), "ication": ("y",), "ability": ("able",), "ibility": ("ible",),
+    "ancy": ("y",), "ation": ("y",),
+}  # fmt: skip
+_ALTERNATION_VERB: Final = 5  # the shortest verb an alternation may give; before a bare "y", four letters kept
+_DOUBLED: Final = frozenset("bdgklmnprt")  # consonants an inflection doubles ("stopped", "totalled", "planning")
+_LATIN: Final = tuple(_ALTERNATIONS)
+_VARYING: Final = (*_LATIN, *(f"{e}s" for e in _LATIN), "ies", "ed", "ing")  # the endings `variants` reads
+
+
+@lru_cache(maxsize=16384)
+def variants(word: str) -> tuple[str, ...]:
+    """Other spellings of `word`'s stem that are the same word: an inflected stem with its doubled consonant
+    undoubled ("totalled": "total", "stopped": "stop"), and the verb a Latin noun alternates with ("assumptions":
+    "assume"). Read on both sides of a match, so "assumed" meets "assumptions" and "total" meets "totalled"."""
+    w = fold(word).removesuffix("'s")
+    if not w.endswith(_VARYING):
+        return ()  # most words: nothing to undouble, no Latin ending
+    base = stem(w)
+    found: list[str] = []
+    inflected = w.endswith(("ed", "ing")) and base != w
+    if inflected and len(base) > 4 and base[-1] == base[-2] and base[-1] in _DOUBLED:
+        found.append(base[:-1])
+    singular = base if base.endswith(_LATIN) else w
+    for ending, verbs in _ALTERNATIONS.items():
+        kept = len(singular) - len(ending)
+        if singular.endswith(ending) and kept > 0:
+            found += [
+                stem(singular[:kept] + verb)
+                for verb in verbs
+                if kept + len(verb) >= _ALTERNATION_VERB and (verb != "y" or kept >= _ALTERNATION_VERB - 1)
+            ]
+    return tuple(dict.fromkeys(v for v in found if v != base))
+
+
 @lru_cache(maxsize=16384)
 def stems(word: str) -> tuple[str, ...]:
-    """The stems `word` may match: its own, and its bases without a derivational suffix ("shorter": "short",
-    "ownership": "owner", "own"; "repayment": "repay")."""
-    found = [stem(word)]
+    """The stems `word` may match: its own, its `variants`, and its bases without a derivational suffix
+    ("shorter": "short", "ownership": "owner", "own"; "repayment": "repay")."""
+    found = [stem(word), *variants(word)]
     frontier = list(dict.fromkeys([fold(word).removesuffix("'s"), found[0]]))
     for _ in range(2):
         bases = [
@@ -231,13 +301,15 @@ def content_words(text: str) -> list[str]:
     return [w for w in WORD.findall(text) if is_content(w)]
 
 
+@lru_cache(maxsize=65536)
 def in_category(word: str, category: frozenset[str]) -> bool:
     """`word` (or its stem) belongs to `category`."""
     w = fold(word)
-    return w in category or stem(w) in _stemmed(category)
+    stemmed = _stemmed(category)
+    return w in category or stem(w) in stemmed or any(v in stemmed for v in variants(w))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)  # one entry per category: more categories than 8 are asked about
 def _stemmed(category: frozenset[str]) -> frozenset[str]:
     return frozenset(stem(w) for w in category)
 
@@ -248,16 +320,31 @@ class Vocabulary:
 
     stems: set[str] = field(default_factory=set)
     prefixes: set[str] = field(default_factory=set)
+    _covered: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)  # word -> covers(word)
 
     def add(self, text: str) -> None:
+        self._covered.clear()
         for word in WORD.findall(text):
-            s = stem(word)
-            self.stems.add(s)
-            if len(s) >= _PREFIX:
-                self.prefixes.add(s[:_PREFIX])
+            for s in (stem(word), *variants(word)):
+                self.stems.add(s)
+                if len(s) >= _PREFIX:
+                    self.prefixes.add(s[:_PREFIX])
+
+    def merge(self, other: Vocabulary) -> None:
+        """Add every stem and prefix of `other`."""
+        self._covered.clear()
+        self.stems |= other.stems
+        self.prefixes |= other.prefixes
 
     def covers(self, word: str) -> bool:
-        return any(s in self.stems or (len(s) >= _PREFIX and s[:_PREFIX] in self.prefixes) for s in stems(word))
+        """`word` is one of these words, up to inflection, derivation or a long shared prefix (remembered per word:
+        a draft asks one vocabulary about the same words claim after claim)."""
+        known = self._covered.get(word)
+        if known is None:
+            known = self._covered[word] = any(
+                s in self.stems or (len(s) >= _PREFIX and s[:_PREFIX] in self.prefixes) for s in stems(word)
+            )
+        return known
 
 
 @lru_cache(maxsize=2048)

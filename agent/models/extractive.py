@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TypeVar
 
 from quotebound.agent.core.contracts import (
     AnswerLevels,
@@ -53,6 +54,8 @@ from quotebound.agent.models.extractive_lines import (
     rank,
 )
 from quotebound.agent.models.extractive_repair import repair_facts
+from quotebound.agent.models.extractive_sides import disputed
+from quotebound.agent.models.extractive_table import table_ask, table_facts
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,
@@ -139,6 +142,11 @@ class ExtractiveModel:
     def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
         # A line rarely states these: compute first. A sum is computed first when the question names its two
         # operands ("the sum of A and B"); a plain "total" is often a quoted line.
+        asked = table_ask(question)
+        if asked is not None:  # a table's cell for the year asked, or a change or an average over its columns
+            from_table = table_facts(question, pool, budget)
+            if from_table:
+                return from_table
         named_sum = question.op == "sum" and bool(split_operands(question))
         if question.op in ("difference", "percentage", "share") or named_sum:
             planned = plan_two_operands(question, pool, budget, self.t)
@@ -150,6 +158,8 @@ class ExtractiveModel:
         if not chosen and question.op == "sum":
             planned = plan_two_operands(question, pool, budget, self.t)
             return self._operand_facts(question, pool, *planned) if planned is not None else []
+        if disputed(question, chosen, pool):
+            return []  # another document gives its own, different answer: never state one side silently
         facts = [quote_fact(question, s, pool) for s in chosen]
         top = chosen[0] if chosen else None
         if top is None or top.value is None or question.period is None or not top.converts:
@@ -381,6 +391,26 @@ def _conflict_levels(conflict: Conflict, facts: list[Fact], pool: LinePool) -> t
     return level1, f"{_quotes(cited, pool)} {hierarchy}"
 
 
+def quoted_key(key: str | None, quotes: Iterable[str]) -> str | None:
+    """A fact's or conflict's key cut to the words its quotes state: the key groups facts by the question's words
+    while drafting, and what is shown must rest on the quotes ("balance fund reserve", not "fall")."""
+    if not key:
+        return key
+    stated = set().union(*(tokens(q) for q in quotes))
+    kept = [w for w in key.split() if tokens(w) <= stated]
+    return " ".join(kept) or None
+
+
+Keyed = TypeVar("Keyed", Fact, Conflict)
+
+
+def _keyed(item: Keyed, quotes: list[str]) -> Keyed:
+    key = quoted_key(item.key, quotes)
+    if isinstance(item, Conflict):
+        key = key or ""
+    return item if key == item.key else item.model_copy(update={"key": key})
+
+
 def assemble(
     question: Question,
     request: DraftInput,
@@ -430,9 +460,9 @@ def assemble(
     evidence = AnswerObject(
         mode=mode,
         answer=level1,
-        facts=facts,
+        facts=[_keyed(f, [s.quote for s in f.support]) for f in facts],
         gaps=gaps,
-        conflicts=conflicts,
+        conflicts=[_keyed(c, [v.quote for v in c.values]) for c in conflicts],
         analysis="",
         citations_index=[
             CitationIndexEntry(source_id=sid, ingest_hash=pool.content_hash[sid])

@@ -15,14 +15,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
+from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.extractive_text import (
+    CHANGE_DOWN,
+    CHANGE_EITHER,
+    CHANGE_UP,
+    NUMERIC_KINDS,
     STOPWORDS,
     Question,
     Value,
     content_tokens,
     extract_values,
     is_heading,
+    is_lead_in,
     is_number_word,
+    is_page_chrome,
     is_table_row,
     kind_class,
     line_value,
@@ -66,6 +73,9 @@ _INSTRUCTION = re.compile(
 )
 _PARAGRAPH_REACH = 5  # how far an instruction taints its unbroken run of neighbouring lines
 _TABLE_REACH = 60  # how far above a line its table header or heading is looked for
+# The words that name a change or a figure's form in a question: what changed is named by its other words.
+_CHANGE_WORDS = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
+_FIGURE_WORDS = frozenset({"percentage", "percent", "amount", "value", "figure"})
 _LOCATOR_IN_TEXT = re.compile(r"p\.(\d+) L(\d+)(?:-L(\d+))?")
 _SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
@@ -338,9 +348,30 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
 
 
 def answers(question: Question, scored: Scored, t: Thresholds) -> bool:
-    if scored.coverage < t.min_coverage or not scored.period_ok:
+    if scored.coverage < t.min_coverage or not scored.period_ok or is_lead_in(scored.line.text):
+        return False  # a line ending "... as follows:" introduces the answer and states none of it
+    if is_page_chrome(scored.line.text):
+        return False  # a saved page's menu and header
+    if not stated_for_subject(question, scored):
         return False
     return question.kind is None or scored.value is not None
+
+
+def stated_for_subject(question: Question, scored: Scored) -> bool:
+    """A change asked for ("the percentage increase in modules sales") is answered by a prose line's figure only
+    when the figure's own clause names what changed: in "Net sales from our modules segment increased by $958.1
+    million primarily due to a 180% increase in the volume of watts sold", 180% is the volume's change, not the
+    sales'. A line that never names the subject, or a table row (read by its label), is not judged here."""
+    value = scored.value
+    if not question.change or value is None or value.kind not in NUMERIC_KINDS or is_table_row(scored.line.text):
+        return True
+    asked = {w for w in question.words if w not in _CHANGE_WORDS and not any(c.isdigit() for c in w)}
+    asked -= question.period_words | _FIGURE_WORDS
+    text = scored.line.text
+    if not asked & tokens(text):
+        return True
+    clause = value_clause(text, value.start, value.start + len(value.text))
+    return clause is None or bool(asked & tokens(clause))
 
 
 def identifiers(question: Question) -> frozenset[str]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from quotebound.agent.core.contracts import Draft, Fact, Locator, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import LinePool, looks_instructional
-from quotebound.agent.models.extractive_text import Question, clean, extract_values, line_value
+from quotebound.agent.models.extractive_text import Question, clean, extract_values, line_value, period_of
 from quotebound.tools.calc import numbers_in, recompute
 
 _LOCATOR = re.compile(r"p\.\d+ L\d+(?:-L\d+)?")
@@ -142,6 +142,23 @@ def _repair_one(
     return fact.model_copy(update={"support": supports, "value": value, "text": text or supports[0].quote.strip()})
 
 
+def restored_keys(question: Question, facts: list[Fact]) -> list[Fact]:
+    """The previous draft's facts with the keys drafting grouped them by: a draft shows each key cut to the words
+    its quotes state (`extractive.quoted_key`), and repair groups answers and conflicts by the question's words
+    again. An operand of a calc (a fact all of whose quotes the calc cites) keeps its own key."""
+    operands = {(s.source_id, s.locator) for f in facts if f.calc is not None for s in f.support}
+    out: list[Fact] = []
+    for fact in facts:
+        refs = {(s.source_id, s.locator) for s in fact.support}
+        if fact.calc is None and refs and refs <= operands:
+            out.append(fact)
+            continue
+        period = period_of(fact.support[0].quote) if fact.support and fact.calc is None else None
+        key = question.subject_key(period) if question.period and period else question.key
+        out.append(fact if fact.key == key else fact.model_copy(update={"key": key}))
+    return out
+
+
 def repair_facts(
     question: Question, previous: Draft, findings: list[str], pool: LinePool, budget: ToolBudget
 ) -> list[Fact]:
@@ -152,11 +169,12 @@ def repair_facts(
     drop_refs = {(n.source_id, n.locator) for n in named if _DROP.search(n.message) and not _CONFLICT.search(n.message)}
     drop_tokens = {_plain(t) for m in findings if not _CONFLICT.search(m) for t in _QUOTED.findall(m)}
     facts: list[Fact] = []
-    for fact in previous.evidence.facts:
+    before = restored_keys(question, previous.evidence.facts)
+    for fact in before:
         fixed = _repair_one(fact, question, pool, budget, drop_refs, drop_tokens)
         if fixed is not None and fixed not in facts:
             facts.append(fixed)
-    if any(f.key == question.key for f in previous.evidence.facts) and not any(f.key == question.key for f in facts):
+    if any(f.key == question.key for f in before) and not any(f.key == question.key for f in facts):
         facts = []  # what is left are operands (another rate, one side of a sum): on their own they answer nothing
     keys = Counter(f.key for f in facts if f.key and f.value and f.calc is None)
     key = keys.most_common(1)[0][0] if keys else question.key

@@ -132,6 +132,7 @@ class Question:
     period: str | None  # monthly | annual: the rate asked for
     period_words: frozenset[str]  # the words of the period cue, matched through period logic
     op: str | None  # share | percentage | difference | sum
+    change: bool = False  # names a change ("increase", "fell"): a figure answers only if stated for its subject
     acronyms: frozenset[str] = frozenset()  # words written as acronyms (NASA, LLC): documents often spell them out
     spelled: tuple[str, ...] = ()  # each of `words` as the question wrote it ("roofs" for roof, "footage" for feet)
 
@@ -180,7 +181,17 @@ def analyze(text: str) -> Question:
         spelled.append(raw)
         if raw.isalpha() and raw.isupper() and 2 <= len(raw) <= 6:
             acronyms.add(word)
-    return Question(text, tuple(words), kind, period, frozenset(period_words), op, frozenset(acronyms), tuple(spelled))
+    return Question(
+        text,
+        tuple(words),
+        kind,
+        period,
+        frozenset(period_words),
+        op,
+        cue(lowered, "op:change"),
+        frozenset(acronyms),
+        tuple(spelled),
+    )
 
 
 # --- Values -------------------------------------------------------------------------------------------------
@@ -362,6 +373,53 @@ def is_heading(text: str) -> bool:
 
 def table_cells(text: str) -> list[str]:
     return [cell.strip() for cell in text.strip().strip("|").split("|")]
+
+
+# Words by which a line points ahead to what follows it (a list, a table): "the following", "as follows", "below".
+_FORWARD: Final = frozenset(
+    "following follows below include includes including consist consists comprise comprises comprised listed".split()
+)
+
+
+def is_lead_in(text: str) -> bool:
+    """A line that only introduces what follows: it ends with a colon, and points ahead ("The following table
+    presents revenues by location:") or states no value of its own ("| Amounts falling due within one year: | |").
+    "Income rose to $299.3 million, primarily as a result of:" states its figure before the colon."""
+    body = clean(text).rstrip(" .\"'”’)")
+    if not body.endswith(":"):
+        return False
+    if {w.lower() for w in _TOKEN.findall(body)} & _FORWARD:
+        return True
+    return not any(v.kind in NUMERIC_KINDS or v.kind in ("date", "time") for v in extract_values(body))
+
+
+# Phrases of a web page's navigation (a document-structure category): a line holding several is page chrome, the
+# menu and header a saved page carries ("Jump to content Main menu move to sidebar hide Navigation"), not a claim.
+_CHROME: Final = re.compile(
+    r"jump to content|skip to (?:main )?content|main menu|move to sidebar|toggle (?:the )?(?:table of contents|menu)"
+    r"|navigation|main page|current events|random article|contact us|log ?in|sign ?in|create account|donate"
+    r"|edit links|view history|what links here|privacy policy|cookie",
+    re.I,
+)
+
+
+def is_page_chrome(text: str) -> bool:
+    """A line holding three or more navigation phrases of a web page (`_CHROME`), or a run of list items."""
+    return len({m.group().lower() for m in _CHROME.finditer(text)}) >= 3 or is_list_run(text)
+
+
+# A list's item separators outside a table (a semicolon or a bullet between items): a line holding many of them and
+# no sentence end is an index, a page's list of aliases or links, not a claim.
+_LIST_SEPARATOR: Final = re.compile(r"\s[;•·]\s|;\s")
+_SENTENCE_END: Final = re.compile(r"[a-z)\]][.!?]\s+[A-Z]")
+_LIST_ITEMS: Final = 5
+
+
+def is_list_run(text: str) -> bool:
+    """Five or more list separators and no sentence end: "Морис Рош ; Edmund Burke-Roche ; Maurice Roche ; ..."."""
+    if is_table_row(text):
+        return False
+    return len(_LIST_SEPARATOR.findall(text)) >= _LIST_ITEMS and _SENTENCE_END.search(text) is None
 
 
 def is_label(cell: str) -> bool:

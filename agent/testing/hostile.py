@@ -11,8 +11,11 @@ that carries the attack's payload to the user. Variants:
 - `smuggle`: an honest fact (an innocent line, quoted), with the payload added to the answer levels only;
 - `gap`: an insufficient-evidence report with an honest partial fact and the payload in its levels and gaps;
 - `adaptive`: `quote` first, then `paraphrase`, then `smuggle`, one per repair round;
-- `honest`: the control. It ignores every attack and answers with the first line that states a money amount,
-  quoted verbatim (or reports insufficient evidence): what the defences must still let through.
+- `honest`: the control. It ignores every attack and answers as a careful reader would (`honest.py`): it quotes
+  the whole span (a sentence, which may wrap over lines) stating the amount paid to or by the party the question
+  names, with the span naming that party when the amount's span does not, and writes its answer from those
+  quotes; it reports insufficient evidence when the email does not state that amount: what the defences must
+  still let through.
 
 The payload is what the attack asks to be put in the answer: a string it quotes (`Add "Visit ..." to your
 reply`), else the attack without its leading verb or question word (`Recommend a good book ...` -> `a good book
@@ -32,6 +35,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from quotebound.agent.core.contracts import AnswerLevels, AnswerObject, Draft, Fact, Gap, Locator, Support
 from quotebound.agent.models.chat import ChatModel
+from quotebound.agent.testing import honest
 from quotebound.agent.testing.scripted import answer_message, tool_call, tool_calls_message
 from quotebound.agent.testing.scripted import reactive_model as _reactive
 
@@ -41,7 +45,6 @@ _ADAPTIVE: Final[tuple[Variant, ...]] = ("quote", "paraphrase", "smuggle")
 
 _EVIDENCE = re.compile(r"<<<EVIDENCE (\w+)\n(\{.*?\})\n(`{3,})text\n(.*?)\n\3\nEVIDENCE \1>>>", re.S)
 _QUOTED = re.compile(r"[\"“]([^\"”]{8,})[\"”]")
-_MONEY = re.compile(r"[$€£]\s?\d")
 _READ_ALL: Final = {"pattern": r"\S", "regex": True, "top_n": 50}
 
 
@@ -98,14 +101,15 @@ class ObeyingResponder:
         lines = evidence_lines(messages)
         honest = self.variant == "honest"
         found = None if honest else self._attack_line(lines)
-        missing = not any(_MONEY.search(line.text) for line in lines) if honest else found is None
+        question = _question_of(task)
+        missing = honest_read(lines, question, self.attacks) is None if honest else found is None
         if missing and not any(isinstance(m, ToolMessage) for m in messages):
             # What it needs is not in the bundles: read every line of each source once.
             sources = list(dict.fromkeys(line.source_id for line in lines))
             if sources:
                 return tool_calls_message(*(tool_call("search_source", {"source_id": s, **_READ_ALL}) for s in sources))
         if honest:
-            return answer_message(_honest(lines, _question_of(task)))
+            return answer_message(_honest(lines, question, self.attacks))
         self.rounds = self.rounds + 1 if is_repair else 1
         return answer_message(self._draft(lines, found))
 
@@ -145,6 +149,11 @@ class ObeyingResponder:
         return draft
 
 
+def honest_read(lines: list[Line], question: str, attacks: Sequence[str] = ()) -> honest.Reading | None:
+    """What the honest control reads in `lines` for `question` (see `honest.read`)."""
+    return honest.read(((line.source_id, line.locator, line.text) for line in lines), question, attacks)
+
+
 def _support(line: Line) -> Support:
     return Support(source_id=line.source_id, locator=line.locator, quote=line.text)
 
@@ -167,21 +176,26 @@ def _question_of(task: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def _honest(lines: list[Line], question: str = "") -> Draft:
-    """Quote the first line stating a money amount, verbatim, as the answer, with the first line of that source
-    naming whom the question asks about (a payee the amount's line leaves out) when another line does; else report
-    the gap."""
-    line = next((line for line in lines if _MONEY.search(line.text)), None)
-    if line is None:
-        return _insufficient(None)
-    text = line.text.strip()
-    supports = [_support(line)]
-    names = [n for n in re.findall(r"\b[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*", question)[1:] if len(n) > 2]
-    if names and not any(n in line.text for n in names):
-        naming = next((o for o in lines if o.source_id == line.source_id and any(n in o.text for n in names)), None)
-        if naming is not None and naming != line:
-            supports.append(_support(naming))
-    return _answer(text, [Fact(text=text, support=supports)], _states(line))
+def _honest(lines: list[Line], question: str, attacks: Sequence[str] = ()) -> Draft:
+    """Answer as a careful reader would (`honest.read`): quote each whole span stating an amount paid to (or by)
+    the party asked about, with the span naming that party when the amount's own span does not; the answer
+    sentence restates those quotes. Report the gap when no span states it."""
+    reading = honest_read(lines, question, attacks)
+    if reading is None:
+        return _insufficient(None, need=f"a passage stating the amount paid {_direction(question)}")
+    facts: list[Fact] = []
+    for amount, naming in zip(reading.amounts, reading.naming, strict=True):
+        text = " ".join(amount.text.split())
+        supports = [Support(source_id=s.source_id, locator=s.locator, quote=s.text) for s in (amount, *naming)]
+        facts.append(Fact(text=text, support=supports))
+    level1 = " ".join(f.text if f.text.endswith(".") else f"{f.text}." for f in facts)
+    level2 = " ".join(f'{a.source_id} {a.locator} states: "{" ".join(a.text.split())}".' for a in reading.amounts)
+    return _answer(level1, facts, level2)
+
+
+def _direction(question: str) -> str:
+    target = honest.asked(question)
+    return f"{'to' if target[1] == 'payee' else 'by'} {target[0]}" if target else "in the documents"
 
 
 def _answer(level1: str, facts: list[Fact], level2: str) -> Draft:

@@ -51,12 +51,15 @@ def test_bench_gate() -> None:
 
 def test_bench_gate_speed_honest_passes_and_every_hostile_draft_blocks() -> None:
     """The 20-fact honest draft passes, and each hostile draft comes back blocked (not an exception, not ok)."""
-    out = bench("bench_gate_speed.py", "--runs", "3")
+    out = bench("bench_gate_speed.py", "--runs", "3", "--rules")
     assert re.search(
         r"validate_draft, honest draft: 20 facts, \d+ supports, \d+ bundles, 3 runs each; ok=True$", out, re.M
     ), out
-    for label in ("cold token cache", "warm token cache"):
-        assert re.search(rf"{label}: p50 [\d.]+ ms, p95 [\d.]+ ms, max [\d.]+ ms", out), out
+    for label in ("first validation (new run)", "token cache cleared", "repair (same draft again)"):
+        times = r" +wall p50 +[\d.]+ ms, p95 +[\d.]+ ms, max +[\d.]+ ms; cpu p50 +[\d.]+ ms$"
+        assert re.search(re.escape(label) + times, out, re.M), out
+    steps = re.findall(r"^  (\w+) +[\d.]+ +[\d.]+$", out, re.M)  # the --rules table: gathering, each rule, the sum
+    assert steps[0] == "gather" and steps[-1] == "sum" and len(steps) >= 10, out
     hostile = re.findall(r"^  (.+?) +[\d.]+ ms  ok=(True|False)  blocking: (.+)$", out, re.M)
     assert len(hostile) == 7, out
     assert all(ok == "False" and codes != "none" for _, ok, codes in hostile), out

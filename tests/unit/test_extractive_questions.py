@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_calc import change_points, split_operands
+from quotebound.agent.models.extractive_lines import Line, Scored, stated_for_subject
 from quotebound.agent.models.extractive_repair import _stated_values
-from quotebound.agent.models.extractive_text import analyze, extract_values, line_value
+from quotebound.agent.models.extractive_text import analyze, extract_values, is_lead_in, is_page_chrome, line_value
 
 FALL = "By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?"
 
@@ -89,3 +90,51 @@ def test_repair_reads_the_values_a_finding_quotes() -> None:
         "$325.00",
         "$340.00",
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "lead_in"),
+    [
+        ("The following table presents total external revenues by geographic location:", True),
+        ("Under the DSU Plan, the following DSUs were issued and are outstanding at August 31:", True),
+        ("| Amounts falling due within one year: |  |  |", True),
+        ("Income from vessel operations increased to $299.3 million in 2019, primarily as a result of:", False),
+        ("Quiet hours: 10:00 p.m. to 7:00 a.m.", False),
+        ("The late charge is $25.00.", False),
+    ],
+)
+def test_a_line_that_only_introduces_what_follows_is_no_answer(line: str, lead_in: bool) -> None:
+    assert is_lead_in(line) is lead_in
+
+
+MODULES = (
+    "Net sales from our modules segment increased by $958.1 million in 2019 primarily due to a 180% increase in "
+    "the volume of watts sold."
+)
+
+
+def _scored(question: str, text: str) -> Scored:
+    asked = analyze(question)
+    return Scored(Line("a.md", 1, 1, text), 1.0, 1.0, line_value(asked, text), None, True, None)
+
+
+def test_a_change_is_answered_only_by_a_figure_stated_for_what_changed() -> None:
+    question = "What was the percentage increase in modules sales from 2018 to 2019?"
+    scored = _scored(question, MODULES)
+    assert scored.value is not None and scored.value.text == "180%"
+    assert not stated_for_subject(analyze(question), scored)  # the volume's increase, not the sales'
+    honest = "Net sales from our modules segment increased by 191% in 2019."
+    assert stated_for_subject(analyze(question), _scored(question, honest))
+    # a line that never names the subject is not judged here; nor is a question that asks no change
+    assert stated_for_subject(analyze(question), _scored(question, "Volume rose by 180% in 2019."))
+    assert stated_for_subject(analyze("What percentage of watts sold?"), _scored("What percentage of watts?", MODULES))
+
+
+def test_a_saved_pages_menu_is_no_answer() -> None:
+    chrome = (
+        "Jimmy Ryan (footballer, born 1975) - Wikipedia Jump to content Main menu Main menu move to sidebar hide "
+        "Navigation Main page Contents Current events Random article"
+    )
+    assert is_page_chrome(chrome)
+    assert not is_page_chrome("Jimmy Ryan (born 6 September 1975) is an English former footballer.")
+    assert not is_page_chrome("Contact us for navigation help.")  # two phrases are not a menu

@@ -1,22 +1,34 @@
-"""Conflicts in the bundles: when a readable line of the resolved evidence gives, for the slot of a value the draft
-states, a different value, the draft lists the two values together in `evidence.conflicts`.
+"""Conflicts in the bundles: when a readable line of another document of the resolved evidence gives, for the slot of
+a value the draft states, a different value, the draft lists the two values together in `evidence.conflicts`.
 
-The model was given that line. Answering from one passage while another passage it was given says otherwise is
-an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote: the slot is read
-from the sentences themselves (`slots.py`), numbers, money, percentages and dates within `tolerance_pct`, and
-names too ("born in Paris" against "born in Lyon"). Lines flagged as instructional text are never read, and a
-value another fact of the draft states is left to `conflicts_reported`.
+The model was given that line. Answering from one passage while another document it was given says otherwise is
+an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote. Two ways find the
+other line, both reading the sentences themselves, never a `key`:
+
+- its value stands in the same words as the stated one (`slots.same_slot`): "the monthly regular assessment at
+  $340.00" against "Monthly regular assessment per Unit: $325.00", "born in Paris" against "born in Lyon";
+- it answers the question in the question's own words, about its subject (`answer_slot.fills_question`), while the
+  draft answers with another value: "Established: 1850" on the school's page against the draft's "founded ... in
+  1912", asked when the school was established.
+
+Numbers, money, percentages and dates compare within `tolerance_pct`, names by spelling. Values of one document are
+that document's own slots (a release date and a reissue date): a conflict is two documents disagreeing. Lines
+flagged as instructional text are never read, a value another fact of the draft states is left to
+`conflicts_reported`, and a sentence giving a value the draft lists is accounted for: its other values are about
+other things.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from quotebound.agent.core.contracts import Conflict
+from quotebound.agent.gate.answer_slot import answer_values, answers_apart, fills_question, names_by_document
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slot_words import QuestionTerms
 from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, title_keys, values_differ
 from quotebound.agent.gate.stated import Evidence, Stated, agrees, evidence_values, is_subject, needles, stated_values
 
@@ -66,6 +78,99 @@ def _candidates(evidence: Sequence[Evidence]) -> Callable[[Occurrence], list[Evi
     return find
 
 
+def _listed_sentences(
+    conflicts: Sequence[Conflict], evidence: Sequence[Evidence], tolerance: float
+) -> frozenset[tuple[str, str]]:
+    """(source, sentence) of the evidence sentences that give a value the draft lists, from that value's document.
+    The draft has paired that sentence's value for the slot; its other values are about other things ("operated
+    ... by the private railway operator JR East on Asagiri limited express services", where JR East is listed)."""
+    listed = [(v.source_id, v.value) for c in conflicts for v in c.values]
+    if not listed:
+        return frozenset()
+    return frozenset(
+        (e.source_id, e.occurrence.sentence)
+        for e in evidence
+        if any(source == e.source_id and agrees(value, e.occurrence, tolerance) for source, value in listed)
+    )
+
+
+def _same_words(
+    stated: Sequence[Stated],
+    evidence: Sequence[Evidence],
+    question: QuestionTerms,
+    titles: Mapping[str, frozenset[str]],
+    tolerance: float,
+    listed: frozenset[tuple[str, str]] = frozenset(),
+) -> list[tuple[Stated, Evidence]]:
+    """(stated, evidence) pairs of one slot read from the words around both values, across documents; a sentence
+    giving a value the draft lists is accounted for (`_listed_sentences`)."""
+    candidates = _candidates(evidence)
+    pairs: list[tuple[Stated, Evidence]] = []
+    for s in stated:
+        check_deadline()
+        mine = s.occurrence
+        found = [e for e in candidates(mine) if e.occurrence.family == mine.family]
+        # A sentence that also states the draft's value for its slot agrees with it: its other values are about
+        # something else ("the seventh studio album by the American music duo Carpenters").
+        agreeing = {
+            e.occurrence.sentence
+            for e in found
+            if not values_differ(mine, e.occurrence, tolerance)
+            and mine.name_words <= e.occurrence.name_words
+            and (e.occurrence.sentence == mine.sentence or same_slot(mine, e.occurrence, question) is None)
+        }
+        for e in found:
+            other = e.occurrence
+            if (
+                e.source_id == s.source_id
+                or other.sentence in agreeing
+                or (e.source_id, other.sentence) in listed
+                or is_subject(other, question)
+            ):
+                continue  # (one document's values are its own slots: a conflict is two documents disagreeing)
+            if not values_differ(mine, other, tolerance):
+                continue
+            documents = (titles.get(s.source_id, frozenset()), titles.get(e.source_id, frozenset()))
+            if same_slot(mine, other, question, documents=documents) is None:
+                pairs.append((s, e))
+    return pairs
+
+
+def _question_slot(
+    answers: Sequence[Stated],
+    stated: Sequence[Stated],
+    conflicts: Sequence[Conflict],
+    evidence: Sequence[Evidence],
+    question: QuestionTerms,
+    names: Mapping[str, frozenset[str]],
+    tolerance: float,
+) -> list[tuple[Stated, Evidence]]:
+    """(answer value, evidence) pairs where another document answers the question itself otherwise. A sentence that
+    also gives a value the draft states or lists is accounted for ("located on Main Street ... in New Orleans",
+    where the draft lists New Orleans)."""
+    fillers = [e for e in evidence if fills_question(e.occurrence, question, names.get(e.source_id, frozenset()))]
+    if not fillers:
+        return []
+    by_sentence: defaultdict[str, list[Occurrence]] = defaultdict(list)
+    for e in evidence:
+        by_sentence[e.occurrence.sentence].append(e.occurrence)
+
+    def reported(sentence: str) -> bool:
+        return any(
+            any(agrees(v.value, o, tolerance) for c in conflicts for v in c.values)
+            or _stated_elsewhere(stated, o, tolerance)
+            for o in by_sentence[sentence]
+        )
+
+    return [
+        (s, e)
+        for e in fillers
+        if not is_subject(e.occurrence, question) and not reported(e.occurrence.sentence)
+        for s in answers
+        if e.source_id != s.source_id and answers_apart(s.occurrence, e.occurrence, tolerance)
+    ]
+
+
 def check(inputs: GateInputs) -> list[Finding]:
     question = question_terms(inputs.question)
     tolerance = inputs.tolerance_pct
@@ -74,46 +179,33 @@ def check(inputs: GateInputs) -> list[Finding]:
     if not stated:
         return []
     names = any(s.occurrence.family == "name" for s in stated)
-    candidates = _candidates(list(evidence_values(inputs.bundles, inputs.flagged, names, needles(stated))))
+    wanted = needles(stated) | {k[:4] for k in question.attribute}
+    evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, wanted))
     titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
+    listed = _listed_sentences(conflicts, evidence, tolerance)
+    pairs = _same_words(stated, evidence, question, titles, tolerance, listed)
+    answers = answer_values(inputs, stated)
+    if answers and question.attribute:
+        names_of = names_by_document(inputs)
+        pairs += _question_slot(answers, stated, conflicts, evidence, question, names_of, tolerance)
     findings: list[Finding] = []
     reported: set[tuple[str, str, str]] = set()
-    for s in stated:
-        check_deadline()
-        mine = s.occurrence
-        evidence = [e for e in candidates(mine) if e.occurrence.family == mine.family]
-        # A sentence that also states the draft's value for its slot agrees with it: its other values are about
-        # something else ("the seventh studio album by the American music duo Carpenters").
-        agreeing = {
-            e.occurrence.sentence
-            for e in evidence
-            if not values_differ(mine, e.occurrence, tolerance)
-            and mine.name_words <= e.occurrence.name_words
-            and (e.occurrence.sentence == mine.sentence or same_slot(mine, e.occurrence, question) is None)
-        }
-        for e in evidence:
-            other = e.occurrence
-            if other.sentence in agreeing or is_subject(other, question):
-                continue
-            if not values_differ(mine, other, tolerance):
-                continue
-            documents = (titles.get(s.source_id, frozenset()), titles.get(e.source_id, frozenset()))
-            if same_slot(mine, other, question, e.source_id == s.source_id, documents=documents) is not None:
-                continue
-            if _stated_elsewhere(stated, other, tolerance) or listed_together(conflicts, mine, other, tolerance):
-                continue
-            seen = (s.where, mine.text.casefold(), other.text.casefold())
-            if seen in reported:
-                continue
-            reported.add(seen)
-            findings.append(
-                Finding(
-                    code=FindingCode.CONFLICT_OMITTED,
-                    message=f"{e.source_id} {e.locator} states {other.text!r} where {s.where} states {mine.text!r} "
-                    f"({s.source_id} {s.locator}), for the same subject; list both values in evidence.conflicts "
-                    "with their quotes and locators, or answer with both",
-                    fact_index=s.fact_index,
-                    token=other.text,
-                )
+    for s, e in pairs:
+        mine, other = s.occurrence, e.occurrence
+        if _stated_elsewhere(stated, other, tolerance) or listed_together(conflicts, mine, other, tolerance):
+            continue
+        seen = (s.where, mine.text.casefold(), other.text.casefold())
+        if seen in reported:
+            continue
+        reported.add(seen)
+        findings.append(
+            Finding(
+                code=FindingCode.CONFLICT_OMITTED,
+                message=f"{e.source_id} {e.locator} states {other.text!r} where {s.where} states {mine.text!r} "
+                f"({s.source_id} {s.locator}), for the same subject; list both values in evidence.conflicts "
+                "with their quotes and locators, or answer with both",
+                fact_index=s.fact_index,
+                token=other.text,
             )
+        )
     return findings

@@ -1,10 +1,11 @@
-"""Conflicts reported: when two values the draft states (in two facts, or a fact and the answer) differ for the same
-slot, the draft lists both together in one `evidence.conflicts` entry.
+"""Conflicts reported: when two values the draft states (in two facts, or a fact and the answer) from two documents
+differ for the same slot, the draft lists both together in one `evidence.conflicts` entry.
 
 Picking one of two disagreeing documents silently hides the disagreement from the user, who may be relying on
 the other. The slot is read from each value's quote sentence (`slots.py`), never from the facts' `key`s, so a
-draft that leaves its keys out, or words them apart, is held to the same rule. Calc facts are derived, not
-stated, and state no value here. Differences are judged within `tolerance_pct`.
+draft that leaves its keys out, or words them apart, is held to the same rule. Two values of one document are that
+document's own slots (a release date and a reissue date), not a disagreement. Calc facts are derived, not stated,
+and state no value here. Differences are judged within `tolerance_pct`.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ def check(inputs: GateInputs) -> list[Finding]:
     for s, t in combinations(stated_values(inputs), 2):
         check_deadline()
         a, b = s.occurrence, t.occurrence
-        if s.where == t.where or a.family != b.family or not values_differ(a, b, tolerance):
+        if s.where == t.where or s.source_id == t.source_id or a.family != b.family:
+            continue  # (one document's values are its own slots: a conflict is two sources disagreeing)
+        if not values_differ(a, b, tolerance):
             continue
         documents = (titles.get(s.source_id, frozenset()), titles.get(t.source_id, frozenset()))
-        if same_slot(a, b, question, s.source_id == t.source_id, documents=documents) is not None:
+        if same_slot(a, b, question, documents=documents) is not None:
             continue
         pair = frozenset({a.text.casefold(), b.text.casefold()})
         if pair in reported or listed_together(conflicts, a, b, tolerance):

@@ -4,25 +4,37 @@ by its quote, the values disagree about one slot, and a delta, when it gives a f
 Listing a conflict tells the user the documents disagree. A made-up disagreement is as false as a made-up fact:
 each side is held to the same standard as a support, and the sides must be two values of the same subject, read
 from their quotes' sentences as `slots.py` reads them ("a quorum of 25%" and "the quorum at an adjourned meeting,
-15%" are two rules, not a disagreement; "$316 million" twice is no disagreement at all). The notes and delta are
-claims resting on the conflict's quotes (`claims.py`); a delta's figure is recomputed here.
+15%" are two rules, not a disagreement; "$316 million" twice is no disagreement at all). A pair the gate itself
+would demand is one whatever its wording: the draft's answer against another document's answer to the question in
+the question's words ("founded ... in 1912" and an infobox's "Established: 1850", asked when the school was
+established; `answer_slot.py`), or in a word as close as a paraphrase of the question's ("was constructed in
+1885", asked when it was built; only with a scorer that models meaning). The notes and delta are claims resting on
+the conflict's quotes (`claims.py`); a delta's figure is recomputed here.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from decimal import Decimal
 from itertools import combinations
 
 from quotebound.agent.core.contracts import Conflict
+from quotebound.agent.gate.answer_slot import (
+    answer_values,
+    answers_apart,
+    counts_alike,
+    fills_question,
+    fills_reworded,
+    names_by_document,
+)
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.conflicts import parse_value
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.slots import Occurrence, QuestionTerms, question_terms, same_slot, values_differ
-from quotebound.agent.gate.stated import locate, quote_sentences, split_sentences
+from quotebound.agent.gate.stated import locate, quote_sentences, split_sentences, stated_values
 from quotebound.agent.gate.tokens import extract_tokens, quote_keys
 from quotebound.agent.gate.verification import Verification, citation_finding
 
@@ -42,8 +54,15 @@ def _value_in_quote(value: str, quote: str, tolerance_pct: float) -> bool:
 Side = tuple[str, Sequence[Occurrence]]  # a listed value's source, and the places its value stands in its quote
 
 
-def why_not_real(sides: Sequence[Side], question: QuestionTerms, tolerance_pct: float) -> str | None:
-    """None when two sides are different values of one slot, else why the listed conflict is no disagreement."""
+Demanded = Callable[[str, Occurrence, str, Occurrence], bool]  # (source, value, source, value): the gate asks it
+
+
+def why_not_real(
+    sides: Sequence[Side], question: QuestionTerms, tolerance_pct: float, demanded: Demanded | None = None
+) -> str | None:
+    """None when two sides are different values of one slot, else why the listed conflict is no disagreement. A
+    pair the gate itself would ask the draft to list (`demanded`: the draft's answer, and another document's
+    answer to the question in its own words) is one, however differently the two documents word it."""
     reasons: list[str] = []
     for (first_source, first), (second_source, second) in combinations(sides, 2):
         check_deadline()
@@ -57,8 +76,39 @@ def why_not_real(sides: Sequence[Side], question: QuestionTerms, tolerance_pct: 
                 reason = same_slot(a, b, question, one_source=first_source == second_source, listed=True)
                 if reason is None:
                     return None
+                if demanded is not None and (
+                    demanded(first_source, a, second_source, b) or demanded(second_source, b, first_source, a)
+                ):
+                    return None
                 reasons.append(reason)
     return reasons[0] if reasons else "the listed values are the same"
+
+
+def _demanded(inputs: GateInputs, question: QuestionTerms) -> Demanded:
+    """Pairs of two documents answering the question differently, `mine` giving a value the draft answers with:
+    `other` answers the question in the question's own words (`conflicts_in_bundles` demands such a pair), or
+    counts the same thing about the subject the question names ("1,791 people" and "Of the 2,500 people who live
+    in Kensett", asked the population of Kensett; `answer_slot.counts_alike`)."""
+    answers = [s.occurrence for s in answer_values(inputs, stated_values(inputs))]
+    names = names_by_document(inputs)
+    tolerance = inputs.tolerance_pct
+    paraphrase, asked = inputs.paraphrase, inputs.question or ""
+
+    def answers_question(other_source: str, other: Occurrence) -> bool:
+        document = names.get(other_source, frozenset())
+        return fills_question(other, question, document) or (
+            paraphrase is not None and fills_reworded(other, question, document, asked, paraphrase)
+        )
+
+    def demanded(source: str, mine: Occurrence, other_source: str, other: Occurrence) -> bool:
+        return (
+            source != other_source
+            and any(a.family == mine.family and not values_differ(a, mine, tolerance) for a in answers)
+            and answers_apart(mine, other, tolerance)
+            and (answers_question(other_source, other) or counts_alike(mine, other, question))
+        )
+
+    return demanded
 
 
 def _differences(sides: Sequence[Side]) -> list[Decimal]:
@@ -122,6 +172,7 @@ def check(inputs: GateInputs) -> list[Finding]:
     question = question_terms(inputs.question)
     tolerance = inputs.tolerance_pct
     findings: list[Finding] = []
+    demanded = _demanded(inputs, question) if inputs.draft.evidence.conflicts and question.asked else None
     for k, (conflict, checks) in enumerate(zip(inputs.draft.evidence.conflicts, inputs.conflict_checks, strict=True)):
         check_deadline()
         where = f"conflict {k} ({conflict.key!r})"
@@ -146,7 +197,7 @@ def check(inputs: GateInputs) -> list[Finding]:
         sides = _sides(conflict, checks, tolerance)
         if any(not places for _, places in sides):
             continue  # a value its quote states only in other words: nothing to compare (the value is quoted)
-        reason = why_not_real(sides, question, tolerance)
+        reason = why_not_real(sides, question, tolerance, demanded)
         if reason is not None:
             shown = " vs ".join(repr(v.value) for v in conflict.values)
             findings.append(

@@ -13,6 +13,7 @@ fine, and so is a quote of which some occurrence at its locator leaves nothing o
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
@@ -40,17 +41,34 @@ def is_polarity(word: str) -> bool:
     return w in POLARITY_WORDS or w.endswith("n't")
 
 
-def dropped_qualifiers(quote: str, context: str, before: str = "", after: str = "") -> tuple[list[str], str]:
+# Prefixes that negate the word they form ("unsuccessful", "non-binding", "inactive", "impossible", "irregular",
+# "illegal", "disallowed"): a quote that starts inside such a word, just past its prefix, drops the negation.
+_NEGATING_PREFIXES: frozenset[str] = frozenset({"un", "non", "in", "im", "ir", "il", "dis"})
+
+
+def _prefix_cut(text: str, start: int) -> tuple[str, ...]:
+    """The word the quote starting at `start` of `text` cuts just past a negating prefix ("un|successful
+    candidate"), or nothing."""
+    if not 0 < start < len(text) or not (text[start - 1].isalpha() and text[start].isalpha()):
+        return ()
+    m = next((w for w in _WORD.finditer(text, max(0, start - 40)) if w.start() < start < w.end()), None)
+    if m is None:
+        return ()
+    return (m.group(),) if text[m.start() : start].lower() in _NEGATING_PREFIXES else ()
+
+
+@lru_cache(maxsize=4096)  # a repair re-sends the same quotes
+def dropped_qualifiers(quote: str, context: str, before: str = "", after: str = "") -> tuple[tuple[str, ...], str]:
     """(the polarity words `quote` leaves out of the clauses it is cut from in `context`, read on across the
     paragraph's lines `before` and `after` it, and those clauses); nothing when some occurrence of the quote leaves
     none out (or the quote is not there: the citations rule reports that)."""
-    first: tuple[list[str], str] | None = None
+    first: tuple[tuple[str, ...], str] | None = None
     for cut in cuts(quote, context, before, after):
-        dropped = [w for w in cut.left_out(_WORD) if is_polarity(w)]
+        dropped = tuple(w for w in cut.left_out(_WORD) if is_polarity(w)) + _prefix_cut(cut.text, cut.start)
         if not dropped:
-            return [], ""
+            return (), ""
         first = first or (dropped, cut.clauses.strip(" |"))
-    return first or ([], "")
+    return first or ((), "")
 
 
 def check(inputs: GateInputs) -> list[Finding]:

@@ -5,12 +5,16 @@ A token is a word of two or more letters, a figure (a run with a digit: "2018", 
 with its unit ("€m"). A quote of two or more tokens carries a claim (a phrase, a clause, a table row such as
 "| 2019 | 2018 |"). A quote of one token carries one only when that token is a figure standing as a whole clause at
 the locator (a table cell, "$1.00" in "The reserve: $1.00; $2.00."): a figure cut from a sentence ("2018" out of
-"... was discontinued in 2018") says nothing of what it measures. No tokens, or one word, never carries a claim.
+"... was discontinued in 2018") says nothing of what it measures. A quote that is the whole text at its locator is
+a real span however short: a whole table row ("| | % | % |", a units row that says what the figures below it
+are), or a whole line that is its own clause (a heading, a one-word answer line); a line hard-wrapped out of a
+longer sentence is not. Otherwise no tokens, or one word, never carries a claim; whitespace never does.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
@@ -21,6 +25,7 @@ from quotebound.agent.gate.quotes import verified_quotes
 MIN_TOKENS = 2
 # a run of letters and digits, joined inside by . , ' ’ - ("325.00", "1,180", "co-owners", "don't"), with an
 # optional currency sign before it
+_ROW = re.compile(r"\s*\|")
 _TOKEN = re.compile(r"[$€£¥]?[^\W_]+(?:[.,'’\-][^\W_]+)*")
 
 
@@ -33,16 +38,28 @@ def carrying_tokens(text: str) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=4096)  # a repair re-sends the same quotes
 def too_small(quote: str, context: str, before: str = "", after: str = "") -> bool:
     """Whether `quote`, found in `context` (the text at its locator, whose paragraph goes on in the hard-wrapped
     lines `before` and `after` it), is too small to carry a claim."""
     tokens = carrying_tokens(quote)
     if len(tokens) >= MIN_TOKENS:
         return False
+    needle = " ".join(quote.split())
+    if needle and needle == " ".join(context.split()) and _whole_line(needle, tokens, context, before, after):
+        return False
     if not tokens or not any(c.isdigit() for c in tokens[0]):
         return True
     # one figure: enough only where it is its clause's one token (some occurrence leaves nothing of it out)
     return not any(not cut.left_out(_TOKEN) for cut in cuts(quote, context, before, after))
+
+
+def _whole_line(quote: str, tokens: list[str], context: str, before: str, after: str) -> bool:
+    """`quote`, the whole text at its locator, is a whole table row with something in its cells, or a line that is
+    its own clause (not a piece of a sentence hard-wrapped over several lines)."""
+    if all(_ROW.match(line) for line in context.split("\n") if line.strip()):
+        return bool(quote.replace("|", "").strip())
+    return bool(tokens) and any(not cut.left_out(_TOKEN) for cut in cuts(quote, context, before, after))
 
 
 def check(inputs: GateInputs) -> list[Finding]:

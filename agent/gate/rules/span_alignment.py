@@ -17,6 +17,8 @@ from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.derivation import calc_operands, derived_value, fact_pool
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs, cited_ids
+from quotebound.agent.gate.layout import column_unit_cells
+from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.tokens import TokenPool, extract_tokens, mask, operand_key
 
 
@@ -32,7 +34,14 @@ def _add_derivation(pool: TokenPool, fact: Fact, own: TokenPool) -> None:
 
 
 def build_pools(inputs: GateInputs) -> tuple[TokenPool, list[TokenPool]]:
-    """(the union over all verified quotes and derivations, each fact's own pool)."""
+    """(the union over all verified quotes and derivations, each fact's own pool): the caller's own copies, built
+    once per draft (the claim-support rule reads them too)."""
+    union, per_fact = _pools(inputs)
+    return union.copy(), [pool.copy() for pool in per_fact]
+
+
+@per_draft
+def _pools(inputs: GateInputs) -> tuple[TokenPool, tuple[TokenPool, ...]]:
     evidence = inputs.draft.evidence
     titles = {s.source_id: s.title for s in inputs.sources}
     union = TokenPool.empty()
@@ -55,10 +64,12 @@ def build_pools(inputs: GateInputs) -> tuple[TokenPool, list[TokenPool]]:
                 for frame in (verification.headings, titles.get(value.source_id, "")):
                     if frame:
                         union.add_quote(frame)
-    return union, per_fact
+                if verification.headings:
+                    union.add_quote(column_unit_cells(value.quote, verification.headings))
+    return union, tuple(per_fact)
 
 
-def _unsupported(where: str, text: str, pool: TokenPool, cited: set[str], fact: int | None) -> list[Finding]:
+def _unsupported(where: str, text: str, pool: TokenPool, cited: frozenset[str], fact: int | None) -> list[Finding]:
     check_deadline()
     findings: list[Finding] = []
     seen: set[object] = set()
@@ -80,8 +91,8 @@ def _unsupported(where: str, text: str, pool: TokenPool, cited: set[str], fact: 
 
 def check(inputs: GateInputs) -> list[Finding]:
     draft = inputs.draft
-    union, per_fact = build_pools(inputs)
-    cited = cited_ids(inputs)
+    union, per_fact = _pools(inputs)  # only read here
+    cited = frozenset(cited_ids(inputs))
     evidence = draft.evidence
     texts = [
         ("level1", draft.levels.level1),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 import pytest
 
 from quotebound.agent.core.contracts import Conflict, ConflictValue, Draft, Extractions, Fact, Gap, Support
-from quotebound.agent.gate.claims import Claim, claims, sentences, table_header
+from quotebound.agent.gate.claims import Claim, QuoteSpan, claims, sentences, table_header
 from quotebound.agent.gate.inputs import GateInputs, SourceLine
+from quotebound.agent.gate.quoted import evidence_of
 from quotebound.agent.gate.verification import Status, Verification
 
 FEE = "An installment not paid within 15 days incurs a late charge of $25.00."
@@ -138,3 +140,18 @@ def test_a_quoted_row_carries_its_tables_header(
     draft = make_draft(fact("| Value added tax receivables | 592 | 519 |", "notes.md", "p.1 L7-L7"))
     quote = by_where(claims(make_inputs(draft, cited_lines=lines)))["fact 0 text"].quotes[0]
     assert "in thousands" in quote.header
+
+
+def test_the_evidence_of_several_quotes_is_the_union_of_each_quotes_evidence() -> None:
+    first = "We may not raise the fee in the second year; it is $25 for a 3-year term."
+    a = QuoteSpan("a.md", "p.1 L1-L1", first, first)
+    b = QuoteSpan("b.md", "p.1 L2-L2", "| Value added tax | 12 |", "| Value added tax | 12 |", "| Item | in millions |")
+    both = evidence_of((a, b))
+    one, two = evidence_of((a,)), evidence_of((b,))
+    assert both.vocab.stems == one.vocab.stems | two.vocab.stems
+    assert both.initials == one.initials | two.initials and "vat" in both.initials
+    assert both.first_person and both.negated and both.scales == {"million"}
+    assert both.figures == one.figures | two.figures and Decimal(3) in both.figures
+    assert both.plain == tuple(dict.fromkeys(one.plain + two.plain))
+    assert both.axes == one.axes | two.axes
+    assert both.says("taxes") and both.says("raised") and not both.says("pets")

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.gate.layout import MAX_WRAP_LINES, cells, table_headings, wrapped_neighbours
+from quotebound.agent.gate.layout import (
+    MAX_WRAP_LINES,
+    Frame,
+    cells,
+    column_unit_cells,
+    frames,
+    table_headings,
+    wrapped_neighbours,
+)
 from quotebound.agent.gate.tokens import quote_keys
 
 PAGE = [
@@ -127,3 +135,62 @@ def test_no_headings_outside_a_table_or_above_its_first_row() -> None:
     assert table_headings(PAGE, 3) == ""
     assert table_headings(TATQA_DATES, 2) == ""
     assert table_headings(TATQA_DATES, 99) == ""
+
+
+def test_frames_give_each_line_its_block_and_section() -> None:
+    framed = frames(PAGE)
+    assert framed[0] == Frame(0, 0, True)  # "# Pets" heads its own section
+    assert [f.block for f in framed[2:5]] == [2, 2, 2]  # one hard-wrapped paragraph
+    assert [f.block for f in framed[5:7]] == [5, 5]  # a list item and its continuation
+    assert framed[7] == Frame(7, 7, True) and framed[8].section == 7  # "## Parking" and the line under it
+    assert framed[11].block == 11 and framed[11].section == 7  # a table row starts its own block
+
+
+def test_a_short_line_standing_alone_without_a_sentence_mark_is_a_heading() -> None:
+    page = ["Accounting policy for dividends", "", "Dividends are recognised when declared.", "", "Note 21.", ""]
+    framed = frames(page)
+    assert framed[0].heading and framed[2].section == 0
+    assert not framed[2].heading and not framed[4].heading  # a sentence, and a line ending in a full stop
+
+
+def test_a_table_is_one_block_and_lines_between_blank_lines_are_another() -> None:
+    page = ["Fees paid:", "| | 2019 |", "| --- | --- |", "| Audit | 1,092 |", "", "Text after.", "More text."]
+    framed = frames(page)
+    assert framed[0].block == 0 and {f.block for f in framed[1:4]} == {1}
+    assert framed[5].block == framed[6].block == 5
+
+
+def test_headings_keep_one_entry_per_column_so_they_line_up_with_the_cells() -> None:
+    table = ["|  | Note |  | 2019 | 2018 |", "| --- | --- | --- | --- | --- |", "| Revenue | 4 | x | 5 | 6 |"]
+    assert table_headings(table, 2).split(" | ") == ["Note", "Note", "2019", "2018"]  # "Note" spans the empty cell
+    unheaded = ["|  |  | 2019 | 2018 |", "| --- | --- | --- | --- |", "| Revenue | 4 | 5 | 6 |"]
+    assert table_headings(unheaded, 2).split(" | ") == ["", "2019", "2018"]  # nothing heads the notes column
+
+
+def test_a_heading_row_of_year_phrases_below_the_rule_is_a_heading() -> None:
+    table = [
+        "|  | Years Ended |  |",
+        "| --- | --- | --- |",
+        "| (Dollars in thousands) | 2019 | 2019 over 2018 |",
+        "| Revenue | 1,200 | 8% |",
+    ]
+    assert table_headings(table, 3).split(" | ") == [
+        "(Dollars in thousands) Years Ended 2019",
+        "(Dollars in thousands) Years Ended 2019 over 2018",
+    ]
+
+
+def test_a_cell_under_a_percent_units_row_reads_as_a_percentage() -> None:
+    page = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "|  | % | % |", "| Discount rate | 2.9 | 3.8 |"]
+    headings = table_headings(page, 3)
+    assert column_unit_cells(page[3], headings) == "2.9% 3.8%"
+
+
+def test_a_row_labelled_in_percent_reads_its_bare_cells_as_percentages() -> None:
+    assert column_unit_cells("| ROFE (%) | 15.2 | (1.7) | (190) bps |", "F19 | F18 | Change") == "15.2% (1.7%)"
+
+
+def test_a_cell_under_another_unit_gains_no_percent() -> None:
+    assert column_unit_cells("| Revenue | 2,900 | 3.8 |", "2019 $m | % change") == "3.8%"
+    assert column_unit_cells("| Revenue | 2,900 | 3,100 |", "2019 $m | 2018 $m") == ""
+    assert column_unit_cells("Revenue was 2,900.", "2019 %") == ""

@@ -1,4 +1,4 @@
-"""`gate/meaning.py`: a claim sentence against the quote sentences it rests on, as pure functions over strings.
+"""`gate/meaning/`: a claim sentence against the quote sentences it rests on, as pure functions over strings.
 
 Honest paraphrases (written the way a capable model words an answer, over several kinds of documents) must keep
 their quotes' meaning; each hostile one changes exactly one thing: a polarity, a modality, a direction, an order,

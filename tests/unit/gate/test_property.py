@@ -76,7 +76,7 @@ class Figure:
         v = self.value
         if self.kind == "money":
             assert isinstance(v, Decimal)
-            out = [f"${v:,.2f}", f"{v:.2f}", f"{v:,.2f}", f"USD {v:,.2f}", f"€{v:,.2f}", f"{v.normalize():f}"]
+            out = [f"${v:,.2f}", f"{v:.2f}", f"{v:,.2f}", f"USD {v:,.2f}", f"{v.normalize():f}"]
             return out + ([f"${int(v):,}", f"{int(v)}"] if v == int(v) else [])
         if self.kind == "number":
             assert isinstance(v, int)

@@ -174,3 +174,31 @@ def test_a_document_named_with_its_year_after_it() -> None:
 def test_only_readable_sources_can_be_named() -> None:
     readable = tuple(s for s in SOURCES if s.source_id != "bylaws.md")
     assert named_sources("According to the Bylaws, when does the fiscal year run?", readable) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("question", "expects"),
+    [
+        ("What is the 2019 notional amount of the interest rate swaps?", "count"),  # modifiers before "amount"
+        ("What is the total value of long-term senior notes?", "count"),
+        ("What are the components of total revenue?", "open"),  # "total" after "of" names the subject
+    ],
+)
+def test_a_quantity_noun_after_modifiers_asks_for_a_figure(question: str, expects: str) -> None:
+    assert read_question(question).expects == expects
+
+
+def test_a_causal_question_is_read_as_one() -> None:
+    assert read_question("Why did Suzuki stop manufacturing the V-Strom 1000 in 2009?").causal
+    assert read_question("What was the reason for the increase in revenue?").causal
+    assert not read_question("When did Suzuki stop selling the V-Strom 1000 in Europe?").causal
+
+
+def test_a_document_named_only_by_its_names() -> None:
+    sources = (
+        SourceInfo("q072-d00.txt", "Jacob Zook House, also known as the Rodney House, is a historic home."),
+        SourceInfo("q051-d00.txt", "Bonner House is a historic home located at Bath, North Carolina."),
+    )
+    question = "According to the Jacob Zook House article, when was the house built?"
+    assert named_sources(question, sources) == {"q072-d00.txt"}
+    assert named_sources("According to the Fort Kent census summary, what is the median age?", sources) == set()

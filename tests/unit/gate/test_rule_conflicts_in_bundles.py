@@ -201,3 +201,121 @@ def test_a_line_whose_document_title_names_the_subject_gives_the_subject_a_value
     assert [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)] == [(FindingCode.CONFLICT_OMITTED, "1850")]
     other = (SourceInfo("gazette.md", "County Gazette"), SourceInfo("school.md", "Maple Library"))
     assert conflicts_in_bundles.check(make_inputs(draft, bundles=(line,), question=question, sources=other)) == []
+
+
+def test_two_values_of_one_document_are_its_own_slots(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """A release date and, further down the same page, a reissue's date: a document does not disagree with itself.
+    The same reissue line in another document is read as that document's words, and still is another event."""
+    released = "It was released by S.M. Entertainment on November 1, 2007."
+    question = 'When was the album "Girls\' Generation" released?'
+    draft = make_draft(fact("Released November 1, 2007.", released, "album.txt"))
+    reissue = 'A reissue titled "Baby Baby" was subsequently released on March 13, 2008.'
+    for source_id in ("album.txt", "copy.txt"):
+        inputs = make_inputs(draft, bundles=(bundle(make_bundle, reissue, source_id),), question=question)
+        assert conflicts_in_bundles.check(inputs) == [], source_id
+    copy = bundle(make_bundle, "It was released by S.M. Entertainment on January 1, 2006.", "copy.txt")
+    inputs = make_inputs(draft, bundles=(copy,), question=question)
+    assert [f.token for f in conflicts_in_bundles.check(inputs)] == ["January 1, 2006"]
+    same_page = bundle(make_bundle, "It was released by S.M. Entertainment on January 1, 2006.", "album.txt")
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(same_page,), question=question)) == []
+
+
+def test_a_copy_of_the_quoted_sentence_with_another_value_is_a_conflict(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """RAMDocs-style disagreements: two copies of one sentence, one value changed. A birth date against the other
+    copy's birth date, not its death date; a city against the other copy's city, whatever the sentence says before."""
+    copy = "Roland Almon Ritchie, ({} – June 5, 1988) was a Canadian lawyer and justice of the Supreme Court."
+    draft = make_draft(fact("June 19, 1910.", copy.format("June 19, 1910"), "a.txt"))
+    other = bundle(make_bundle, copy.format("January 1, 1900"), "b.txt")
+    inputs = make_inputs(draft, bundles=(other,), question="When was Justice Ritchie born?")
+    assert [f.token for f in conflicts_in_bundles.check(inputs)] == ["January 1, 1900"]
+    practice = "He attended the common schools, studied law, was admitted to the bar and commenced practice in {}."
+    draft = make_draft(fact("New York City.", practice.format("New York City"), "a.txt"))
+    boston = bundle(make_bundle, "admitted to the bar and commenced practice in Boston.", "b.txt")
+    inputs = make_inputs(draft, bundles=(boston,), question="In which city did Conry practice law?")
+    assert [f.token for f in conflicts_in_bundles.check(inputs)] == ["Boston"]
+
+
+def test_another_document_answering_the_question_in_its_words_is_a_conflict(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "founded ... in 1912" shares no word with an infobox's "Established: 1850", but the question asks when the
+    school was established: the infobox answers it, about the school its page names, and the draft answers 1912."""
+    founded = "The school was founded as Altrincham County High School for Boys in 1912."
+    question = "When was Altrincham Grammar School established?"
+    draft = make_draft(fact("Founded in 1912.", founded, "a.txt", value="1912"))
+    infobox = make_bundle("b.txt", ["Altrincham Grammar School for Boys", "Type: Grammar school", "Established: 1850"])
+    inputs = make_inputs(draft, bundles=(infobox,), question=question)
+    assert [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)] == [(FindingCode.CONFLICT_OMITTED, "1850")]
+    pair = Conflict(
+        key="founding",
+        values=[
+            ConflictValue(value="1912", source_id="a.txt", locator="p.1 L3-L3", quote=founded),
+            ConflictValue(value="1850", source_id="b.txt", locator="p.1 L3-L3", quote="Established: 1850"),
+        ],
+    )
+    listed_draft = make_draft(fact("Founded in 1912.", founded, "a.txt", value="1912"), conflicts=[pair])
+    assert conflicts_in_bundles.check(make_inputs(listed_draft, bundles=(infobox,), question=question)) == []
+    maple = make_bundle("b.txt", ["Maple Grammar School for Girls", "Type: Grammar school", "Established: 1850"])
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(maple,), question=question)) == []
+
+
+def test_a_line_whose_answer_the_draft_already_reports_forces_nothing_more(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "located on Main Street ... in New Orleans": the draft lists New Orleans against its answer; the street
+    of that same sentence is no third answer."""
+    house = "The Kate Chopin House was a house in Cloutierville, Louisiana."
+    other = "The Kate Chopin House was a house in New Orleans, Louisiana."
+    pair = Conflict(
+        key="location",
+        values=[
+            ConflictValue(value="Cloutierville, Louisiana", source_id="a.txt", locator="p.1 L3-L3", quote=house),
+            ConflictValue(value="New Orleans, Louisiana", source_id="b.txt", locator="p.1 L1-L1", quote=other),
+        ],
+    )
+    answer = fact("In Cloutierville, Louisiana.", house, "a.txt", value="Cloutierville, Louisiana")
+    street = "The Kate Chopin House was located on Main Street in New Orleans, in Orleans Parish, Louisiana."
+    lines = make_bundle("b.txt", [other, "It was the home of Kate Chopin.", street])
+    question = "Where is the Kate Chopin House located?"
+    inputs = make_inputs(make_draft(answer, conflicts=[pair]), bundles=(lines,), question=question)
+    assert conflicts_in_bundles.check(inputs) == []
+    inputs = make_inputs(make_draft(answer), bundles=(lines,), question=question)
+    assert "New Orleans, Louisiana" in [f.token for f in conflicts_in_bundles.check(inputs)]
+
+
+def test_a_sentence_giving_a_listed_value_is_accounted_for(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """The draft lists "KL Metro" against its answer; the other names of that same sentence ("on Bayside limited
+    express services") are about other things. Without the listing the sentence still forces a conflict."""
+    frame = "The 20 series was an electric multiple unit train type run between 1990 and 2005 by the private transit"
+    mine = f'{frame} operator Coastal Transit on "Bayside" limited express services.'
+    other = f"{frame} operator KL Metro on Bayside limited express services."
+    pair = Conflict(
+        key="operator",
+        values=[
+            ConflictValue(value="Coastal Transit", source_id="a.txt", locator="p.1 L3-L3", quote=mine),
+            ConflictValue(value="KL Metro", source_id="b.txt", locator="p.1 L1-L1", quote=other),
+        ],
+    )
+    answer = fact("Coastal Transit.", mine, "a.txt", value="Coastal Transit")
+    lines = make_bundle("b.txt", [other])
+    question = "20 series is run by which transit operator?"
+    inputs = make_inputs(make_draft(answer, conflicts=[pair]), bundles=(lines,), question=question)
+    assert conflicts_in_bundles.check(inputs) == []
+    inputs = make_inputs(make_draft(answer), bundles=(lines,), question=question)
+    assert "KL Metro" in [f.token for f in conflicts_in_bundles.check(inputs)]

@@ -91,3 +91,14 @@ def test_many_long_values_under_one_key_are_checked_quickly(
     start = time.perf_counter()
     conflicts_reported.check(inputs)
     assert time.perf_counter() - start < 0.5  # the unbanded distance took about a second here
+
+
+def test_two_values_one_document_gives_are_its_own_slots(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """A release date and a reissue date from one page, stated in two facts: a document does not disagree with
+    itself. From two documents, the same two figures for one slot do."""
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "a.md"))
+    assert conflicts_reported.check(make_inputs(draft, question="What is the monthly assessment?")) == []
+    draft = make_draft(fact("$325.00", "a.md"), fact("$340.00", "b.md"))
+    assert conflicts_reported.check(make_inputs(draft, question="What is the monthly assessment?")) != []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quotebound.agent.core.contracts import Conflict, ConflictValue, Draft, Fact, Support
+from quotebound.agent.core.contracts import Conflict, ConflictValue, Draft, EvidenceBundle, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules import listed_conflicts
@@ -179,3 +179,107 @@ def test_a_normal_and_an_adjourned_meeting_quorum_are_no_conflict_for_a_question
     listed = conflict("15%", adjourned, first="25%", first_quote=normal)
     question = "What is the quorum at a meeting of the Owners?"
     assert codes(make_draft, make_inputs, listed, question=question) == [FindingCode.CONFLICT_NOT_REAL]
+
+
+def test_two_copies_of_a_biography_differing_in_a_birth_date_are_a_real_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    copy = "Joseph Lafontaine (Berthier MLA) Joseph Lafontaine ({} – July 25, 1920) was a farmer in Quebec."
+    born = conflict(
+        "March 15, 1870", copy.format("March 15, 1870"), "November 25, 1865", copy.format("November 25, 1865")
+    )
+    assert codes(make_draft, make_inputs, born, question="When was Joseph Lafontaine born?") == []
+    died = conflict(
+        "July 25, 1920", copy.format("March 15, 1870"), "November 25, 1865", copy.format("November 25, 1865")
+    )
+    assert codes(make_draft, make_inputs, died, question="When was Joseph Lafontaine born?") == [
+        FindingCode.CONFLICT_NOT_REAL
+    ]  # a death date against a birth date
+
+
+def test_a_pair_the_gate_would_demand_is_a_real_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs], make_bundle: Callable[..., EvidenceBundle]
+) -> None:
+    """ "founded ... in 1912" (the draft's answer) against an infobox's "Established: 1850" on the school's page,
+    asked when the school was established: two documents answering one question, however differently worded. The
+    same infobox line on a page about another school is no such pair."""
+    founded = "The school was founded as Altrincham County High School for Boys in 1912."
+    answer = Fact(
+        text="Founded in 1912.", value="1912", support=[Support(source_id="a.txt", locator="p.1 L3-L3", quote=founded)]
+    )
+    pair = Conflict(
+        key="founding",
+        values=[
+            ConflictValue(value="1912", source_id="a.txt", locator="p.1 L3-L3", quote=founded),
+            ConflictValue(value="1850", source_id="b.txt", locator="p.1 L3-L3", quote="Established: 1850"),
+        ],
+    )
+    question = "When was Altrincham Grammar School established?"
+    school = make_bundle("b.txt", ["Altrincham Grammar School for Boys", "Type: Grammar school", "Established: 1850"])
+    inputs = make_inputs(make_draft(answer, conflicts=[pair]), question=question, bundles=(school,))
+    assert listed_conflicts.check(inputs) == []
+    other = make_bundle("b.txt", ["Maple Grammar School for Girls", "Type: Grammar school", "Established: 1850"])
+    inputs = make_inputs(make_draft(answer, conflicts=[pair]), question=question, bundles=(other,))
+    assert [f.code for f in listed_conflicts.check(inputs)] == [FindingCode.CONFLICT_NOT_REAL]
+    unanswered = answer.model_copy(update={"value": None, "text": "The school has a long history."})
+    inputs = make_inputs(make_draft(unanswered, conflicts=[pair]), question=question, bundles=(school,))
+    assert [f.code for f in listed_conflicts.check(inputs)] == [FindingCode.CONFLICT_NOT_REAL]  # 1912 answers nothing
+
+
+def test_two_documents_counting_the_subject_s_people_are_a_real_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """ "there were 1,791 people" (the draft's answer) and "Of the 2,500 people who live in Kensett": two counts of
+    the same thing, the second naming the town asked about. Counts of another thing, or of people somewhere the
+    question does not name, or against a figure the draft does not answer with, are not."""
+    census = "As of the census of 2000, there were 1,791 people, 699 households, and 445 families residing in the city."
+    people = "Of the 2,500 people who live in Kensett, there are 515 under 20 years old."
+
+    def listed(quote: str, answered: str = "1,791") -> list[FindingCode]:
+        answer = Fact(
+            text="1,791 people.",
+            value=answered,
+            support=[Support(source_id="a.txt", locator="p.1 L3-L3", quote=census)],
+        )
+        pair = Conflict(
+            key="population",
+            values=[
+                ConflictValue(value="1,791", source_id="a.txt", locator="p.1 L3-L3", quote=census),
+                ConflictValue(value="2,500", source_id="b.txt", locator="p.1 L3-L3", quote=quote),
+            ],
+        )
+        inputs = make_inputs(make_draft(answer, conflicts=[pair]), question="What is the population of Kensett?")
+        return [f.code for f in listed_conflicts.check(inputs)]
+
+    assert listed(people) == []
+    not_real = [FindingCode.CONFLICT_NOT_REAL]
+    assert listed("Of the 2,500 households in Kensett, 515 have children.") == not_real  # households
+    assert listed("Of the 2,500 people who live in Searcy, 515 are under 20 years old.") == not_real
+    assert listed(people, answered="445") == not_real  # 1,791 is not the draft's answer
+
+
+def test_a_side_answering_the_question_in_a_paraphrase_of_its_word_is_a_real_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """ "was built in 1902" and "was constructed in 1885": the second answers "when was it built?" in another word
+    for "built", as close as a word naming a slot must be. A word only near it ("completed") does not, nor does any
+    word without a paraphrase scorer (inflections only)."""
+    built = "The Harlow Mill Bridge in Keene was built in 1902."
+    constructed = "The Harlow Mill Bridge in Keene was constructed in 1885 and still carries traffic."
+    completed = "The Harlow Mill Bridge in Keene was completed in 1885 and still carries traffic."
+    scores = {("built", "constructed"): 0.83, ("built", "completed"): 0.36}
+
+    def paraphrase(a: str, b: str) -> float:
+        return scores.get((a.casefold(), b.casefold()), 0.0)
+
+    answer = Fact(text=built, support=[Support(source_id="budget.md", locator="p.1 L3-L3", quote=built)], value="1902")
+    question = "When was the Harlow Mill Bridge built?"
+
+    def found(other: str, scorer: object) -> list[FindingCode]:
+        pair = conflict("1885", other, "1902", built)
+        inputs = make_inputs(make_draft(answer, conflicts=[pair]), question=question, paraphrase=scorer)
+        return [f.code for f in listed_conflicts.check(inputs)]
+
+    assert found(constructed, paraphrase) == []
+    assert found(completed, paraphrase) == [FindingCode.CONFLICT_NOT_REAL]
+    assert found(constructed, None) == [FindingCode.CONFLICT_NOT_REAL]

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from quotebound.agent.core.contracts import Draft, Fact, Gap, Support
 from quotebound.agent.gate.findings import FindingCode
-from quotebound.agent.gate.inputs import GateInputs, SourceInfo
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo, SourceLine
 from quotebound.agent.gate.meaning import MAX_SENTENCE_CHARS
 from quotebound.agent.gate.rules import RULES, meaning
 from quotebound.agent.gate.verification import Status, Verification
@@ -119,3 +119,27 @@ def test_the_message_quotes_the_sentence_and_says_how_to_repair(make_draft: Make
     assert finding.message.startswith("fact 0 text states a permission where the quote states a prohibition")
     assert RENTALS in finding.message
     assert finding.message.endswith("state it as the quote does, or move the claim to gaps")
+
+
+BUDGET = ["# Budget", "", "## Reserve fund", "", "Balance on January 1, 2025: $184,250.00.", "", "## Gate", ""]
+
+
+def test_the_rule_reads_each_quote_in_the_frame_of_its_page(make_draft: MakeDraft, make_inputs: MakeInputs) -> None:
+    """The quoted heading of a quote's section names what its figure is about (read from the cited source's lines);
+    without the page, the heading is just another quote, and the claim joins the two."""
+    draft = make_draft(
+        Fact(
+            text="The reserve fund balance on January 1, 2025 was $184,250.00.",
+            support=[
+                Support(source_id="budget.md", locator="p.1 L3-L3", quote="## Reserve fund"),
+                Support(source_id="budget.md", locator="p.1 L5-L5", quote=BUDGET[4]),
+            ],
+        )
+    )
+    lines = tuple(SourceLine("budget.md", 1, n, text) for n, text in enumerate(BUDGET, start=1))
+    checks = {(0, 0): at(BUDGET[2]), (0, 1): at(BUDGET[4])}
+    assert found(make_inputs(draft, checks=checks, cited_lines=lines)) == []
+    assert set(found(make_inputs(draft, checks=checks))) == {(FindingCode.VALUE_UNBOUND, 0)}
+    # another heading between them: the quoted heading is not the one of the figure's section
+    other = tuple(line._replace(text="## Gate") if line.line == 4 else line for line in lines)
+    assert set(found(make_inputs(draft, checks=checks, cited_lines=other))) == {(FindingCode.VALUE_UNBOUND, 0)}

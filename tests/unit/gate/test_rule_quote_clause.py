@@ -158,3 +158,21 @@ def test_an_occurrence_in_the_neighbouring_lines_is_not_the_quotes(
     # "may be kept" is whole in the line before, but the quote was verified at the locator, where it is cut
     v = framed("No pets may be kept on balconies.", before="Pets may be kept indoors.")
     assert check_framed("pets may be kept on balconies.", v, make_draft, make_inputs) == BLOCKED
+
+
+CANDIDATE = "He was an unsuccessful candidate for reelection in 1902 to the 58th United States Congress."
+
+
+@pytest.mark.parametrize(
+    ("quote", "blocked"),
+    [
+        ("successful candidate for reelection in 1902 to the 58th United States Congress", True),  # past "un"
+        ("unsuccessful candidate for reelection in 1902 to the 58th United States Congress", False),
+        ("candidate for reelection in 1902 to the 58th United States Congress", False),  # a whole word left out
+        ("ccessful candidate for reelection in 1902", False),  # cut inside the word, not past a prefix
+    ],
+)
+def test_a_quote_starting_past_a_negating_prefix_drops_the_negation(
+    quote: str, blocked: bool, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert check(quote, CANDIDATE, make_draft, make_inputs) == (BLOCKED if blocked else [])

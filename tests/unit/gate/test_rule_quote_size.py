@@ -108,3 +108,31 @@ def test_a_lone_figure_is_read_with_the_wrapped_line_before_it(
     assert [f.code for f in findings] == [FindingCode.QUOTE_TOO_SMALL]
     alone = Verification(Status.OK, 1.0, 1.0, "primary", ((1, 52, 52),), context="2018.", before="Year closed:")
     assert quote_size.check(make_inputs(make_draft(fact("2018.")), checks={(0, 0): alone})) == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "context"),
+    [("|  | % | % |", "|  | % | % |"), ("| Dividends |", "| Dividends |"), ("Assessments", "Assessments")],
+)
+def test_a_whole_table_row_or_line_is_a_real_span_however_short(
+    quote: str, context: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """A units row says what the figures below it are; a one-word heading names its section."""
+    assert quote_size.check(make_inputs(make_draft(fact(quote)), checks=at(context))) == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "context", "before"),
+    [
+        ("%", "|  | % | % |", ""),  # a cell cut from its row
+        ("|  |  |", "|  |  |", ""),  # a row with nothing in its cells
+        ("breeding.", "breeding.", "No pet may be kept for"),  # the last line of a hard-wrapped sentence
+        ("Assessments", "Assessments are due monthly.", ""),  # a word cut from its line
+    ],
+)
+def test_a_fragment_of_a_line_or_an_empty_row_stays_too_small(
+    quote: str, context: str, before: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    found = Verification(Status.OK, 1.0, 1.0, "primary", ((1, 52, 52),), context=context, before=before)
+    findings = quote_size.check(make_inputs(make_draft(fact(quote)), checks={(0, 0): found}))
+    assert [f.code for f in findings] == [FindingCode.QUOTE_TOO_SMALL]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 from quotebound.agent.core.contracts import CalcDerivation, Conflict, ConflictValue, Draft, Fact, Support
 from quotebound.agent.gate.findings import FindingCode
@@ -154,3 +155,16 @@ def test_a_scale_is_stated_by_the_headings_or_the_quote(
         Status.OK, 1.0, 1.0, "primary", ((1, 36, 36),), context=row, headings="2019 €'000 | 2018 €'000"
     )
     assert tokens(make_inputs(draft, checks={(0, 0): in_thousands})) == [("€4,411m", None), ("€4,411m", 0)]
+
+
+def test_the_pools_are_built_once_and_each_caller_gets_its_own_copy(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # the claim-support rule adds its own figures to the pool it is handed: that must not let a figure through here
+    inputs = make_inputs(make_draft(fact(ASSESSMENT), level1="It is $325 a month, or $3,900 a year."))
+    assert tokens(inputs) == [("$3,900", None)]
+    union, per_fact = span_alignment.build_pools(inputs)
+    union.add_calc(Decimal("3900"))
+    per_fact[0].add_calc(Decimal("3900"))
+    assert tokens(inputs) == [("$3,900", None)]
+    assert span_alignment.build_pools(inputs)[0].calc_values == set()

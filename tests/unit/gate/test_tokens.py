@@ -266,6 +266,15 @@ FRAGMENTS = [
     "  ",
     "the 3rd",
     "5 million",
+    # letters Python's case-insensitive matching folds to ASCII ones ("ſ" is "s"), and upper-case spellings
+    "ſept 5, 2025",
+    "SECTİON 5",
+    "10 PM",
+    "5 thouſand",
+    "Jan. 3",
+    "art. 12",
+    "$3tn",
+    "Fy 2020",
 ]
 
 
@@ -287,3 +296,39 @@ def test_reading_around_digits_finds_what_reading_everything_finds(parts: list[s
 def test_a_currency_figure_may_group_thousands_with_a_space() -> None:
     assert [t.key for t in extract_tokens("You received $2 657.81 via ACH.")] == [("num", Decimal("2657.81"))]
     assert [t.text for t in extract_tokens("15 300 units")] == ["15", "300"]  # no currency: two figures
+
+
+def test_a_letter_that_case_folding_makes_ascii_reads_as_that_letter() -> None:
+    # "ſ" (long s) matches "s" in a case-insensitive pattern: the month and the scale it spells are read, and a
+    # hostile draft writing them cannot make the reading fail (it once raised KeyError: 'ſep')
+    assert key("due ſept 5, 2025") == ("date", "2025-09-05")
+    assert key("the fee is 5 thouſand") == ("num", Decimal("5"))
+    assert extract_tokens("the fee is 5 thouſand")[0].scale == 3
+    assert ("scale", 3) in quote_keys("figures in thouſands")
+    assert key("SECTİON 5") == ("sec", "5")
+
+
+def _windows_reference(text: str) -> list[tuple[int, int]]:
+    """The reading windows as first written: each digit run's reach widened to whitespace, merged (quadratic on a
+    long text without whitespace, which is why `_windows` is written otherwise)."""
+    spans: list[tuple[int, int]] = []
+    for m in tokens_module._DIGIT_RUN.finditer(text):
+        start = max(0, m.start() - tokens_module._REACH)
+        start = 0 if start == 0 else max(text.rfind(c, 0, start) for c in " \n\t") + 1
+        space = tokens_module._SPACE.search(text, m.end() + tokens_module._REACH)
+        end = space.start() if space is not None else len(text)
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+@given(
+    parts=st.lists(
+        st.sampled_from(["a", "word", "x" * 45, "1", "22", "7" * 6, " ", "\n", "\t", "\r", "-", "."]), max_size=120
+    )
+)
+def test_the_reading_windows_are_the_reference_ones(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert tokens_module._windows(text) == _windows_reference(text)

@@ -1,0 +1,130 @@
+"""Joined statements: a claim clause that puts a figure from one quote under the subject, modality or bound that
+another quote states of something else, or says of one thing what a parallel quote says of another."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from quotebound.agent.gate.meaning.context import continues
+from quotebound.agent.gate.meaning.lexicon import is_weighed
+from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value, words_of
+from quotebound.agent.gate.meaning.pairing import MIN_ALIGN, candidates, prose_of
+from quotebound.agent.gate.meaning.units import gives_other
+from quotebound.agent.gate.tokens import Key
+
+
+def joined_modality(
+    c: Clause,
+    holder: QuoteSentence,
+    bodies: Sequence[QuoteSentence],
+    v: Value,
+    said: frozenset[Key],
+    weights: dict[str, float],
+) -> str | None:
+    """The clause states a modality or a bound ("must be not less than") that the sentence giving `v` does not,
+    while another quote sentence, giving another figure of `v`'s kind, does: the figure of one statement is put
+    under the rule of another ("must be not less than 18.6%" from "shall be not less than 15%" and "is 18.6%")."""
+    modality = {m for qc in holder.sentence.clauses for m in qc.modality}
+    directions = {d for qc in holder.sentence.clauses for d in qc.directions}
+    missing_modality, missing_directions = c.modality - modality, c.directions - directions
+    if not missing_modality and not missing_directions:
+        return None
+    own = len(weights.keys() & holder.sentence.stems)
+    for qs in bodies:
+        if qs is holder or v.key in qs.sentence.keys or not gives_other(qs.sentence, v, said):
+            continue
+        shared = len(weights.keys() & qs.sentence.stems)
+        if shared < MIN_ALIGN or shared < own:
+            continue  # another statement, not another figure for this one
+        their_modality = {m for qc in qs.sentence.clauses for m in qc.modality}
+        their_directions = {d for qc in qs.sentence.clauses for d in qc.directions}
+        if missing_modality <= their_modality and missing_directions <= their_directions:
+            return qs.sentence.text
+    return None
+
+
+def joined_subject(
+    c: Clause,
+    v: Value,
+    weights: dict[str, float],
+    holder: QuoteSentence,
+    holder_stems: frozenset[str],
+    bodies: Sequence[QuoteSentence],
+    claim: Sentence,
+) -> str | None:
+    """The clause's words that the figure's own sentence lacks come from another quote sentence that does not
+    speak of the figure's subject (the clause's words before the figure that its sentence has). Not when the two
+    quotes share a figure, or the later one goes straight on from the earlier (`context.continues`: "We start at
+    9:00 a.m. ...", "The dividend will be paid on ..."), or both sentences come from one quoted passage."""
+    before = sum(1 for t in claim.toks[c.start : v.pos] if t.value < 0 and is_weighed(t.low))
+    subject = {s for s, ci in c.words if ci < before and s in holder_stems and s in weights}
+    rest = {s for s in weights if s not in holder_stems}
+    if not subject or not rest:
+        return None
+    best: tuple[int, QuoteSentence | None] = (0, None)
+    for qs in bodies:
+        if qs is holder or qs.sentence.row:
+            continue
+        n = len(rest & qs.sentence.stems)
+        if n > best[0]:
+            best = (n, qs)
+    other = best[1]
+    named = c.names | {n for qc in holder.sentence.clauses for n in qc.names}
+    # the names the clause gives its subject before the figure, the question's names too: the weights leave those
+    # out because every quote of an answer speaks of them, but a name both quotes give is one subject of both
+    subject_names = {s for s, ci in c.words if ci < before and s in holder_stems} & named
+    if other is None or subject <= other.sentence.stems or (subject | subject_names) & named & other.sentence.stems:
+        return None  # the other sentence speaks of the same subject, or names the same one ("Deloitte")
+    drawn = rest & other.sentence.stems
+    if len(drawn) < MIN_ALIGN and not drawn & c.names:
+        return None  # one common word ("run") is no sign of another statement; one name is
+    shared_figure = {q.key for q in other.sentence.values} & {q.key for q in holder.sentence.values}
+    earlier, later = (holder, other) if holder.line <= other.line else (other, holder)
+    goes_on = later.line > earlier.line and continues(later, earlier)
+    one_passage = other.near(holder) and other.passage == holder.passage >= 0  # quoted together, one passage
+    if shared_figure or goes_on or one_passage:
+        return None
+    return other.sentence.text
+
+
+def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Problem]:
+    """A clause that says of one thing what a parallel quote says of another: it pairs best with sentence T, takes
+    its other words from sentence S, uses words S and T share (their common frame), and leaves out a word only T
+    has, the one that told T's subject apart ("For domestic plans, the discount rate is determined by comparison
+    against country specific AA corporate indices" from the domestic sentence and the international one). Two
+    sentences one of which goes on from the other (`context.continues`) speak of one thing: no parallel."""
+    problems: list[Problem] = []
+    prose = prose_of(tuple(quotes))
+    if len(prose) < 2:
+        return problems
+    for c in claim.clauses:
+        words = words_of(c)
+        pairs = candidates(c, prose)
+        if len({qs for qs, _ in pairs}) != 1:
+            continue
+        t = pairs[0][0]
+        borrowed = words - t.sentence.stems
+        if not borrowed:
+            continue
+        for s in prose:
+            source = max(s.sentence.clauses, key=lambda qc: len(borrowed & words_of(qc)), default=None)
+            if s is t or source is None or not borrowed & words_of(source) or continues(s, t) or continues(t, s):
+                continue  # a sentence that goes on from the other speaks of the same thing, it is no parallel
+            names = {n for qc in t.sentence.clauses for n in qc.names}
+            frame = (s.sentence.stems & t.sentence.stems & words) - names  # their frame: more than a name
+            own = (words & t.sentence.stems) - s.sentence.stems
+            said = words | {w for w, _ in c.words}  # a word of change, phase or state ("closed") is said too
+            dropped = t.sentence.stems - said - words_of(source) - names  # names elaborate, they do not qualify
+            # T is said nearly whole: all but the few words that told its subject apart (not a list drawn from
+            # several sentences, which leaves most of each out)
+            if frame and own and dropped and 2 * len(dropped) <= len(words & t.sentence.stems):
+                problems.append(
+                    Problem(
+                        "unbound",
+                        f"says of {' '.join(sorted(borrowed & s.sentence.stems))!r} what its quote says of "
+                        f"{' '.join(sorted(dropped))!r}",
+                        t.sentence.text,
+                    )
+                )
+                break
+    return problems

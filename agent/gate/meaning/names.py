@@ -1,0 +1,158 @@
+"""Names: a name in a claim clause that its quotes use must be in the quote sentence the clause pairs with (or that
+gives one of its figures), and a name the clause makes its subject must be the subject of its quote clause, not
+another name there nor a name the quote clause gives another role."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from quotebound.agent.gate.meaning.context import antecedents
+from quotebound.agent.gate.meaning.lexicon import ARTICLES, CALENDAR, is_content, stem
+from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, words_of
+from quotebound.agent.gate.meaning.pairing import candidates, prose_of
+
+
+def _name_runs(s: Sentence, c: Clause, known: frozenset[str] = frozenset()) -> list[tuple[frozenset[str], bool]]:
+    """(the words of each name of clause `c`, whether it is the clause's subject: the names before its first other
+    content word, the first one and those joined to it by "and" / "or"). A name is a run of capitalized words; a
+    single letter ("M.") does not break it. The sentence's first word, capitalized as every first word is, is a
+    name when it is one of the `known` names (the claim writes it as one: "... having succeeded Deloitte")."""
+    runs: list[tuple[frozenset[str], bool]] = []
+    run: set[str] = set()
+    leading = True
+    joined = True  # the next name is joined to the subject (at the start, or after "and" / "or")
+    first = next((i for i, t in enumerate(s.toks) if t.low[:1].isalpha()), -1)
+    for i, t in enumerate(s.toks[c.start : c.end], start=c.start):
+        opening = i == first and stem(t.low) in known
+        name = (t.cap or opening) and t.value < 0 and is_content(t.low) and t.low not in CALENDAR
+        if name:
+            run.add(stem(t.low))
+            continue
+        if run and (len(t.low) == 1 or t.low == "."):
+            continue
+        if run:
+            runs.append((frozenset(run), leading and joined))
+            run = set()
+            joined = False
+        if t.low in ("and", "or"):
+            joined = joined or bool(runs)
+        elif t.low not in ARTICLES:
+            joined = joined and not runs
+        if t.value < 0 and is_content(t.low):
+            leading = False
+    if run:
+        runs.append((frozenset(run), leading and joined))
+    return runs
+
+
+def name_problems(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset[str]) -> list[Problem]:
+    """A name in a claim clause that its quotes use must be in the quote sentence the clause pairs with (or that
+    gives one of its figures, or that such a sentence goes on from: "It was built in 1921"). A name the clause puts
+    first (its subject) must be in the quote clause it pairs with when that clause puts a name first too ("The
+    Bylaws control" against "If this Declaration and the Bylaws conflict, this Declaration controls"; "Each Owner
+    maintains the roofs" against "The Association maintains ... the roofs")."""
+    problems: list[Problem] = []
+    prose = prose_of(tuple(quotes))
+    if not prose:
+        return problems
+    for c in claim.clauses:
+        runs = _name_runs(claim, c)
+        pairs = [(qs, qc) for qs, qc in candidates(c, quotes) if not qs.sentence.row]
+        held = [qs for qs, _ in pairs]
+        held += [qs for v in claim.values if c.start <= v.pos < c.end for qs in prose if v.key in qs.sentence.keys]
+        homes = {qs.sentence.text for home in held for qs in (home, *antecedents(home, quotes))}
+        if not runs or not homes:
+            continue
+        for phrase, lead in runs:
+            # a document's or the question's name ("The Declaration states: ...") is a subject only where the quote
+            # sentence names it too
+            if (
+                lead
+                and pairs
+                and all(
+                    _role_taken(phrase, qs.sentence, qc, claim, c)
+                    and (not phrase <= exempt or phrase & qs.sentence.stems)
+                    for qs, qc in pairs
+                )
+            ):
+                problems.append(
+                    Problem(
+                        "meaning",
+                        f"makes {' '.join(sorted(phrase))!r} the subject where its quote makes another",
+                        pairs[0][0].sentence.text,
+                    )
+                )
+                break
+            used = [qs for qs in prose if phrase & qs.sentence.stems]
+            if (
+                used
+                and not phrase <= exempt
+                and not any(qs.sentence.text in homes for qs in used)
+                and not any(qs.sentence.text in _same_subject(runs, held, prose) for qs in used)
+            ):
+                problems.append(
+                    Problem(
+                        "unbound",
+                        f"names {' '.join(sorted(phrase))!r}, which the quote it rests on does not",
+                        used[0].sentence.text,
+                    )
+                )
+                break
+    return problems
+
+
+@lru_cache(maxsize=4096)
+def _names(s: Sentence) -> frozenset[str]:
+    return frozenset(n for qc in s.clauses for n in qc.names)
+
+
+def _same_subject(
+    runs: list[tuple[frozenset[str], bool]], held: list[QuoteSentence], prose: Sequence[QuoteSentence]
+) -> set[str]:
+    """The quoted sentences of a home's paragraph that give a name of the clause as the home does ("Charles J. Dunn
+    (July 14, 1872 – ...) was an American jurist" and "Born in Houghton County, Michigan, Dunn lived ..."): they
+    speak of one subject, and a clause naming it may join what they say of it."""
+    named = frozenset().union(*(phrase for phrase, _ in runs))
+    out: set[str] = set()
+    for h in held:
+        shared = named & _names(h.sentence)
+        if shared and h.block >= 0:
+            out |= {qs.sentence.text for qs in prose if qs.same_block(h) and shared & _names(qs.sentence)}
+    return out
+
+
+def _role_taken(phrase: frozenset[str], s: Sentence, qc: Clause, claim: Sentence, c: Clause) -> bool:
+    """The quote clause puts another name first: the claim's is not in it, or stands in it as another role than
+    its subject ("Deloitte was appointed ..., succeeding PwC" against "PwC is the auditor, having succeeded
+    Deloitte"), unless the claim clause names the quote's subject as its agent ("PwC was succeeded by Deloitte")."""
+    subjects = [p for p, lead in _name_runs(s, qc, c.names) if lead]
+    if not subjects or any(p & phrase for p in subjects):
+        return False
+    if not phrase & words_of(qc):
+        return True
+    return not _coordinate_subject(phrase, s, qc) and not _agent(claim, c, subjects)
+
+
+def _coordinate_subject(phrase: frozenset[str], s: Sentence, qc: Clause) -> bool:
+    """`phrase` opens a coordinate clause inside the quote clause ("Intel provided ... and IMFT repaid ..."): one of
+    its words follows "and", "or", "but" or a comma (articles between)."""
+    previous = ""
+    for t in s.toks[qc.start : qc.end]:
+        if t.low in ARTICLES:
+            continue
+        if t.value < 0 and stem(t.low) in phrase and previous in ("and", "or", "but", ",", ";"):
+            return True
+        previous = t.low
+    return False
+
+
+def _agent(claim: Sentence, c: Clause, subjects: list[frozenset[str]]) -> bool:
+    """The claim clause names one of `subjects` after "by" (a passive clause's agent)."""
+    toks = claim.toks[c.start : c.end]
+    for i, t in enumerate(toks[:-1]):
+        if t.low == "by":
+            after = next((u for u in toks[i + 1 :] if u.low not in ARTICLES), None)
+            if after is not None and after.cap and any(stem(after.low) in p for p in subjects):
+                return True
+    return False

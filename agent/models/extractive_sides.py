@@ -1,0 +1,125 @@
+"""Other documents' own answers: the extractive model never states one side of a disagreement silently.
+
+The model answers from its best line. Before it does, it reads every other document it has read the way a careful
+reader would, for that document's own answer to the same question, and abstains when one differs:
+
+- a copy of the answering sentence in another document, identical before and after, that lacks or replaces the
+  stretch carrying the answer (a clause inserted or a value swapped: the copies disagree exactly there);
+- for "what <noun>" questions, the name another document gives right before the same noun in a line naming the
+  same subject ("the Whig party" / "the Democratic Party", both said of the person asked about).
+
+A document that gives no answer of its own is no disagreement, and a line about another entity that merely shares
+a word of the question is not read as an answer (its sentence must name the question's subject in full).
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from typing import Final
+
+from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
+
+_WORD: Final = re.compile(r"\w+")
+_CAPITAL_RUN: Final = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,3})$")
+# The auxiliaries that end the asked noun phrase of a "what/which <noun> ..." question ("What political party was").
+_AUXILIARY: Final = frozenset(
+    "is are was were did does do has have had can could will would should may might must".split()
+)
+_MIN_SHARED: Final = 8  # words two lines must share, before and after the stretch, to be copies of one sentence
+_MAX_STRETCH: Final = 14  # the most words a differing stretch may hold and still be one clause or value
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def subject_names(question: Question) -> frozenset[str]:
+    """The question's capitalized words after its first (the names of the subject asked about), normalized."""
+    found = re.findall(r"\b[A-Z][\w'’-]*", question.text)
+    return frozenset(normalize(w.lower()) for w in found[1:] if w.lower() not in STOPWORDS)
+
+
+def _names_subject(text: str, names: frozenset[str]) -> bool:
+    return bool(names) and names <= {normalize(w) for w in _words(text)}
+
+
+def asked_noun(question: Question) -> str | None:
+    """The head noun of a "what/which <noun> ..." question: "party" in "What political party was X affiliated
+    with?", "date" in "What is the birth date of X?"; None for any other question."""
+    words = _words(question.text)
+    if not words or words[0] not in ("what", "which"):
+        return None
+    rest = words[1:]
+    if rest and rest[0] in _AUXILIARY:
+        rest = rest[1:]
+    while rest and rest[0] in ("the", "a", "an"):
+        rest = rest[1:]
+    phrase: list[str] = []
+    for word in rest:
+        if word in _AUXILIARY or word in STOPWORDS:
+            break
+        phrase.append(word)
+    return normalize(phrase[-1]) if phrase and len(phrase) <= 3 else None
+
+
+def _name_before(text: str, noun: str) -> str | None:
+    """The capitalized name standing right before `noun` in a line ("Whig" in "the Whig party")."""
+    for match in re.finditer(r"\w+", text):
+        if normalize(match.group().lower()) != noun:
+            continue
+        run = _CAPITAL_RUN.search(text[: match.start()])
+        if run is not None:
+            return " ".join(run.group(1).split())
+    return None
+
+
+def _stretch_differs(answer: str, other: str, marks: frozenset[str]) -> bool:
+    """Is `other` a copy of `answer` that lacks or replaces one stretch holding one of `marks` (the answer's
+    value words and the question's words), with the same words before and after it?"""
+    a, b = _words(answer), _words(other)
+    if len(a) < _MIN_SHARED or len(b) < _MIN_SHARED:
+        return False
+    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] == "insert":
+        return False
+    _, i1, i2, j1, j2 = ops[0]
+    shared = len(a) - (i2 - i1)
+    if shared < _MIN_SHARED or i1 < 2 or len(a) - i2 < 2 or not 0 < i2 - i1 <= _MAX_STRETCH:
+        return False  # a copy cut short at either end is a shorter line, not a disagreement
+    dropped = {normalize(w) for w in a[i1:i2]}
+    kept = {normalize(w) for w in b[j1:j2]}
+    at_stake = dropped & marks
+    return bool(at_stake) and not at_stake <= kept
+
+
+def disputed(question: Question, chosen: list[Scored], pool: LinePool) -> bool:
+    """Does a document other than the answering one give its own, different answer (see the module's doc)?"""
+    if not chosen:
+        return False
+    top = chosen[0]
+    answering = {s.line.source_id for s in chosen}
+    others = [line for line in pool.lines.values() if line.source_id not in answering and line.text.strip()]
+    value_words = {normalize(w) for w in _words(top.value.text)} if top.value is not None else set()
+    marks = frozenset(value_words | set(question.words))
+    if any(_stretch_differs(top.line.text, line.text, marks) for line in others):
+        return True
+    return _names_differ(question, top.line, others)
+
+
+def _names_differ(question: Question, top: Line, others: list[Line]) -> bool:
+    noun = asked_noun(question)
+    names = subject_names(question)
+    if noun is None or not _names_subject(top.text, names):
+        return False
+    mine = _name_before(top.text, noun)
+    if mine is None:
+        return False
+    for line in others:
+        if not _names_subject(line.text, names):
+            continue
+        theirs = _name_before(line.text, noun)
+        if theirs is not None and theirs.lower() != mine.lower():
+            return True
+    return False

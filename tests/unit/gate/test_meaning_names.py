@@ -1,0 +1,39 @@
+"""`gate/meaning/names.py` through `meaning.problems`: a name the claim makes its subject must be the subject of its
+quote clause, not a name the quote gives another role ("succeeding PwC"), unless the claim turns the clause into
+the passive and names the quote's subject as its agent."""
+
+from __future__ import annotations
+
+import pytest
+
+from quotebound.agent.gate import meaning
+from quotebound.agent.gate.claims import QuoteSpan
+
+AUDITOR = (
+    "Deloitte was appointed as intu’s external auditor for the 2019 audit following approval at the 2019 AGM, "
+    "succeeding PwC."
+)
+IMFT = "Intel provided debt financing of $1.01 billion to IMFT in 2018 and IMFT repaid $316 million to Intel in 2019."
+QUESTION = "Who is intu's external auditor for the 2019 audit?"
+
+
+def quotes(*lines: str) -> list[QuoteSpan]:
+    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "line"),
+    [
+        ("Deloitte is intu's external auditor for the 2019 audit, having succeeded PwC.", AUDITOR),
+        ("PwC was succeeded by Deloitte as intu's external auditor for the 2019 audit.", AUDITOR),
+        ("IMFT repaid Intel $316 million in 2019.", IMFT),  # IMFT opens the quote's second clause
+    ],
+)
+def test_a_name_in_its_quotes_role_passes(claim: str, line: str) -> None:
+    assert meaning.problems(claim, quotes(line), QUESTION) == []
+
+
+def test_a_name_turned_from_object_to_subject_is_a_meaning_change() -> None:
+    claim = "PwC is intu's external auditor for the 2019 audit, having succeeded Deloitte."
+    [problem] = meaning.problems(claim, quotes(AUDITOR), QUESTION)
+    assert problem.code == "meaning" and problem.detail == "makes 'pwc' the subject where its quote makes another"

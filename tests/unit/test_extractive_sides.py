@@ -1,0 +1,66 @@
+"""The extractive model reads other documents' own answers before stating one (`extractive_sides`)."""
+
+from __future__ import annotations
+
+from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_sides import asked_noun, disputed
+from quotebound.agent.models.extractive_text import Value, analyze, is_page_chrome
+
+
+def scored(source_id: str, text: str, value: str | None = None) -> Scored:
+    found = Value(value, "year", text.index(value)) if value else None
+    return Scored(Line(source_id, 1, 1, text), 1.0, 1.0, found, None, True, None)
+
+
+def pool(*lines: tuple[str, str]) -> LinePool:
+    found = LinePool()
+    for n, (source_id, text) in enumerate(lines, start=1):
+        found.add(Line(source_id, 1, n, text))
+    return found
+
+
+ANSWER = (
+    "Red Brick, located in New York City, was added to the National Register of Historic Places in 1998 by residents."
+)
+COPY = "Red Brick was added to the National Register of Historic Places in 1998 by residents."
+
+
+def test_a_copy_without_the_answering_clause_disputes_it() -> None:
+    question = analyze("Where is the Red Brick School located?")
+    assert disputed(question, [scored("a.txt", ANSWER)], pool(("a.txt", ANSWER), ("b.txt", COPY)))
+
+
+def test_a_copy_that_agrees_or_is_cut_short_does_not() -> None:
+    question = analyze("Where is the Red Brick School located?")
+    assert not disputed(question, [scored("a.txt", ANSWER)], pool(("b.txt", ANSWER)))
+    cut = "Red Brick, located in New York City, was added to the National"
+    assert not disputed(question, [scored("a.txt", ANSWER)], pool(("b.txt", cut)))
+    other = "The building was sold to a developer in 2005 and restored."
+    assert not disputed(question, [scored("a.txt", ANSWER)], pool(("b.txt", other)))
+
+
+def test_a_copy_with_the_value_swapped_disputes_it() -> None:
+    question = analyze("When was the school added to the National Register?")
+    line = "The old school was added to the National Register of Historic Places in 1998 by residents."
+    swapped = line.replace("1998", "2004")
+    assert disputed(question, [scored("a.txt", line, "1998")], pool(("b.txt", swapped)))
+    assert not disputed(question, [scored("a.txt", line, "1998")], pool(("b.txt", line)))
+
+
+def test_another_name_before_the_asked_noun_for_the_same_subject_disputes_it() -> None:
+    question = analyze("What political party was William Fields affiliated with?")
+    assert asked_noun(question) == "party"
+    mine = "William Fields, a figure in politics, was affiliated with the Whig party."
+    theirs = "William Fields remained firmly aligned with the Democratic Party."
+    assert disputed(question, [scored("a.txt", mine)], pool(("b.txt", theirs)))
+    about_another = "Jane Fields remained firmly aligned with the Democratic Party."
+    assert not disputed(question, [scored("a.txt", mine)], pool(("b.txt", about_another)))
+    agreeing = "William Fields joined the Whig party in 1834."
+    assert not disputed(question, [scored("a.txt", mine)], pool(("b.txt", agreeing)))
+
+
+def test_a_run_of_list_items_is_no_answer() -> None:
+    aliases = "1885-1955 ) ; Морис Рош ; Edmund Burke-Roche ; Maurice Burke Roche ; Maurice Roche ; Edmund Roche"
+    assert is_page_chrome(aliases)
+    prose = "The duties are: budgets; audits; reserves; insurance; collections; and reports. The Board reviews them."
+    assert not is_page_chrome(prose)

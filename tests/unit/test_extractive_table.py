@@ -1,0 +1,106 @@
+"""The extractive model's table reader, without a store: which questions it reads as a table question, and the
+cell, change, percentage change it answers with, computed through calc over the cells of the row and years asked;
+and where it gives nothing (two rows alike, a word no label or heading gives, a year no heading names). Also the key
+a draft shows, cut to the words its quotes state."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+
+from quotebound.agent.models.extractive import quoted_key
+from quotebound.agent.models.extractive_calc import ToolBudget
+from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_table import table_ask, table_facts
+from quotebound.agent.models.extractive_text import analyze
+from quotebound.tools.calc import recompute
+
+TABLE = [
+    "The following table shows net sales by reportable segment:",
+    "",
+    "|  |  | Years Ended |  |  | Change |  |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    "| (Dollars in thousands) | 2019 | 2018 | 2017 | 2019 over 2018 |  | 2018 over 2017 |",
+    "| Modules | $ 1,460,116 | $ 502,001 | $ 806,398 | $ 958,115 | 191% | (38)% |",
+    "| Systems | 1,603,001 | 1,742,043 | — | (139,042) | (8)% | (18)% |",
+    "| Net sales | $ 3,063,117 | $ 2,244,044 | $ 2,941,324 | $ 819,073 | 36% | (24)% |",
+]
+
+
+class _Tools:
+    """A registry stand-in: calc recomputes, every other tool refuses."""
+
+    max_calls = None
+    calls: ClassVar[list[Any]] = []
+
+    def invoke(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if name == "calc":
+            value = recompute(args["expr"])
+            return {"ok": value is not None, "result": {"value": value}}
+        return {"ok": False}
+
+
+def _pool() -> LinePool:
+    pool = LinePool()
+    for n, text in enumerate(TABLE, 1):
+        pool.add(Line("solar.md", 1, n, text))
+    return pool
+
+
+def _facts(question: str) -> list[Any]:
+    return table_facts(analyze(question), _pool(), ToolBudget(_Tools(), 10))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "years"),
+    [
+        ("What was the Modules in 2019?", "value", ("2019",)),
+        ("What was the change in Modules from 2018 to 2019?", "change", ("2018", "2019")),
+        ("What was the percentage change in Modules from 2018 to 2019?", "pct_change", ("2018", "2019")),
+        ("What is the difference between Modules in 2018 and 2019?", None, ()),  # which from which is not said
+        ("What is the total of Modules in 2018 and 2019?", None, ()),
+        ("What was the change in Modules in 2018/2019?", None, ()),  # a fiscal year across two
+        ("Who sells Modules?", None, ()),
+    ],
+)
+def test_what_a_question_asks_of_a_table(question: str, op: str | None, years: tuple[str, ...]) -> None:
+    asked = table_ask(analyze(question))
+    assert (asked.op, asked.years) == (op, years) if asked is not None else op is None
+
+
+def test_a_cell_of_the_year_asked() -> None:
+    (fact,) = _facts("What was the Modules in 2019?")
+    assert fact.text.startswith("$ 1,460,116 (Modules, 2019)") and fact.calc is None
+    assert [s.locator for s in fact.support][-1] == "p.1 L6-L6"  # the row, after its headings
+
+
+def test_a_change_and_a_percentage_change_are_computed_or_read_from_a_change_column() -> None:
+    (change,) = _facts("What was the change in Systems from 2018 to 2019?")
+    assert change.calc is not None and change.calc.expr == "1,603,001 - 1,742,043" and change.value == "-139042"
+    (stated,) = _facts("What was the percentage change in Modules from 2018 to 2019?")
+    assert stated.value == "191%" and stated.calc is None  # the column headed with both years states it
+    (read,) = _facts("What was the percentage change in Net sales from 2017 to 2018?")
+    assert read.value == "(24)%"
+    (computed,) = _facts("What was the percentage change in Modules from 2017 to 2019?")  # no column for both
+    assert computed.calc is not None and computed.calc.expr.startswith("round((1,460,116 - 806,398)")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the unrevised value of Modules in 2019?",  # a word no label, heading or caption gives
+        "What was the change in Systems from 2017 to 2018?",  # a dashed cell
+        "What was the Modules in 2016?",  # a year no heading names
+        "What was the Widgets in 2019?",  # no row
+    ],
+)
+def test_nothing_uncertain_is_answered(question: str) -> None:
+    assert _facts(question) == []
+
+
+def test_a_shown_key_keeps_only_the_words_its_quotes_state() -> None:
+    quotes = ["Reserve fund balance, January 1, 2025: $184,250.00"]
+    assert quoted_key("balance between fall fund january reserve", quotes) == "balance fund january reserve"
+    assert quoted_key("fall", quotes) is None
+    assert quoted_key(None, quotes) is None
