@@ -28,7 +28,7 @@ from typing import Final, Literal
 
 from quotebound.agent.gate.answer_text import Figure, Quoted, cells, figures, keys, shares
 from quotebound.agent.gate.tokens import Key
-from quotebound.agent.gate.vocabulary import WORD, fold, is_content
+from quotebound.agent.gate.vocabulary import WORD, fold, is_content, stem
 
 # Words that open a clause about something else: causes, concessions and contrasts, relative pronouns and the
 # participles that introduce a cause ("driven by", "offset by"). A value after one is not the subject's before it.
@@ -198,6 +198,25 @@ def bound(subject: Iterable[str], sentence: str, clause: str) -> bool | None:
     return shares(subject, clause)
 
 
+def figure_bound(subject: Iterable[str], sentence: str, clause: str) -> bool | None:
+    """`bound` for a figure: a clause naming nothing but a participle ("and averaging at") states its figure for
+    its sentence's subject (the subject averages that figure). Not for a name: "succeeding PwC" makes PwC another
+    party, not the subject."""
+    verdict = bound(subject, sentence, clause)
+    return True if verdict is False and _participial(sentence, clause) else verdict
+
+
+def _participial(sentence: str, clause: str) -> bool:
+    """The clause names nothing of its own: its content words are all present participles ("ranging from", "and
+    averaging at"), which state the figure for the subject of their sentence. A noun in "-ing" takes "of" ("funding
+    of $5 million", "the financing of") and names a thing of its own."""
+    content = [w for w in WORD.findall(clause) if is_content(w)]
+    return bool(content) and all(
+        len(w) > 5 and fold(w).endswith("ing") and not re.search(rf"\b{re.escape(w)}\s+of\b", sentence, re.I)
+        for w in content
+    )
+
+
 def reading(key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quoted]) -> str:
     """What a quoted sentence says about the figure `key`. Prose says it in the sentence. A table row says it with
     the row's label cells, the figure's column headers (the cells in its column of the other rows cited from that
@@ -227,12 +246,34 @@ def reading(key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quoted]) -> st
     return " ".join(parts)
 
 
-def about_subject(subject: Iterable[str], key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quoted]) -> bool:
+def proper_subject(question: str, subject: Iterable[str]) -> bool:
+    """The question's subject includes a proper name: a title-case word after its first ("Broken Bow")."""
+    words = WORD.findall(question)[1:]
+    wanted = set(subject)
+    return any(w[:1].isupper() and not w.isupper() and stem(w) in wanted for w in words)
+
+
+def _named_before(sentence: str, key: Key) -> bool:
+    """A proper name (a title-case word other than the sentence's first) stands before the figure `key`: the
+    sentence names what the figure is of. "As of the census of 2010, there were 3,559 people ... in the city" and
+    "With a length of 98 km, it is ..." name nothing before it: they refer to their document's topic ("the city",
+    "it"), which the quoted sentence alone cannot tell."""
+    figure = figure_in(sentence, key)
+    before = WORD.findall(sentence[: figure.start] if figure is not None else sentence)[1:]
+    return any(w[:1].isupper() and not w.isupper() and not re.fullmatch(r"[IVXLCDM]+", w) for w in before)
+
+
+def about_subject(
+    subject: Iterable[str], key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quoted], proper: bool = False
+) -> bool:
     """A quoted sentence is about the subject when it (with a table cell's column headings) shares one of its
     words; a row of bare figures ("| | 2019 | 2018 |", "| | 206.2 | 132.6 |") is read with the other quotes cited
-    from its source (the row or section label that names it)."""
+    from its source (the row or section label that names it). When the subject is a proper name (`proper`), a
+    prose sentence that names no one before its figure refers to its topic by anaphora and is not judged."""
     subject = tuple(subject)
     if shares(subject, f"{sentence} {reading(key, qd, sentence, quotes)}"):
+        return True
+    if proper and cells(sentence) is None and not _named_before(sentence, key):
         return True
     if any(
         other.fact == qd.fact and other.source_id == qd.source_id and shares(subject, " ".join(other.sentences))
@@ -257,9 +298,11 @@ __all__ = [
     "CLAUSE_BREAKS",
     "about_subject",
     "bound",
+    "figure_bound",
     "figure_clause",
     "figure_in",
     "name_clause",
+    "proper_subject",
     "reading",
     "value_clause",
 ]

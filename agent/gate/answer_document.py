@@ -4,17 +4,26 @@ id>, ...", "According to the Jacob Zook House article, ...". The sources a title
 names the question gives it (its title, its id or its lines as the caller reads them). Only readable sources and the
 question's own words are named in a message, so it names nothing the caller cannot see. Used by the answerhood rule
 (`rules/answerhood.py`).
+
+Many kinds of document are also things a document talks about (a plan, a contract, a policy, a budget): "How much
+was the reduction in force from the restructuring plan?" asks about a plan of the company, not a document titled
+so. A phrase that only ends the question after a preposition, and that a quote of the answer writes word for word
+("This world-wide restructuring plan included ..."), names what the quote is about; it names no document.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import Final
 
 from quotebound.agent.gate.answer_text import Quoted, answer_figures, keys, short
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.question import Question, document_titles, named_sources, read_question
 from quotebound.agent.gate.question_documents import phrase_names
-from quotebound.agent.gate.vocabulary import WORD, stem
+from quotebound.agent.gate.vocabulary import STOPWORDS, WORD, fold, stem
+
+_BEFORE_TRAILING: Final = re.compile(r"\b(?:in|from|under|per)\s+$", re.I)  # "... from the restructuring plan?"
 
 
 def _source_words(inputs: GateInputs, source_id: str) -> frozenset[str]:
@@ -24,10 +33,30 @@ def _source_words(inputs: GateInputs, source_id: str) -> frozenset[str]:
     return frozenset(stem(w) for w in WORD.findall(f"{title} {source_id} {lines}"))
 
 
+def _topical(question: str, phrase: str, quotes: Sequence[Quoted]) -> bool:
+    """`phrase` only ends the question after a preposition, and a quote writes its words (two or more, a modifier
+    and the kind of thing) in a row: it names the quote's topic, not a document (module docstring)."""
+    head = question.rstrip(" ?.")
+    if not head.endswith(phrase.strip()) or not _BEFORE_TRAILING.search(head[: len(head) - len(phrase.strip())]):
+        return False
+    wanted = [stem(w) for w in WORD.findall(phrase) if fold(w) not in STOPWORDS and fold(w) != "the"]
+    if len(wanted) < 2:
+        return False
+    for qd in quotes:
+        for sentence in qd.sentences:
+            said = [stem(w) for w in WORD.findall(sentence)]
+            if any(said[i : i + len(wanted)] == wanted for i in range(len(said) - len(wanted) + 1)):
+                return True
+    return False
+
+
 def _own_quotes(inputs: GateInputs, quotes: Sequence[Quoted]) -> tuple[str, list[Quoted]] | None:
     """(how the question names its document, the quotes from that document), or None when it names none: the
     sources a title or id names, else the quoted sources writing every name a document phrase gives."""
     assert inputs.question is not None
+    phrases = read_question(inputs.question).document_phrases
+    if phrases and all(_topical(inputs.question, p, quotes) for p in phrases):
+        return None
     named = named_sources(inputs.question, inputs.sources)
     if named:
         if named >= {s.source_id for s in inputs.sources}:

@@ -61,6 +61,13 @@ def stated_as_change(sentence: str, figure: Figure) -> bool:
     return any(p.search(left) for p in _AS_CHANGE_LEFT) or _AS_CHANGE_RIGHT.match(right) is not None
 
 
+def _as_change(sentence: str, key: Key) -> bool:
+    """A prose sentence writes the figure `key`, each time as a change. A table row may hold it only as a bare cell
+    under a column headed in percent (`answer_text.sentences_with`): a cell states a level, never a change."""
+    written = [g for g in figures(sentence) if g.key == key]
+    return cells(sentence) is None and bool(written) and all(stated_as_change(sentence, g) for g in written)
+
+
 def _class(f: Figure) -> str:
     return "percent" if f.kind == "percent" else "amount"
 
@@ -158,10 +165,7 @@ def change_problem(q: Question, text: str, quotes: Sequence[Quoted]) -> str | No
         return None
     stated = [(f, [s for _, s in sentences_with(f.key, quotes)]) for f in _values(q, text)]
     stated = [(f, found) for f, found in stated if found]
-    if not stated or not all(
-        all(cells(s) is None and stated_as_change(s, g) for s in found for g in figures(s) if g.key == f.key)
-        for f, found in stated
-    ):
+    if not stated or not all(all(_as_change(s, f.key) for s in found) for f, found in stated):
         return None
     f = stated[0][0]
     return (
@@ -174,8 +178,8 @@ def period_problem(q: Question, text: str, quotes: Sequence[Quoted]) -> str | No
     """The question asks about a period ("in 2018", "in December 2019"), and the figure the answer leads with is one
     its quotes state for another period (module docstring): an answer gives the period asked first, whatever it
     adds after ("$5.0 million in 2019, up from $4.2 million in 2018" does not answer for 2018)."""
-    if q.offers_choice or q.expects in ("date", "year"):
-        return None
+    if q.offers_choice or q.expects in ("date", "year") or q.causal:
+        return None  # a cause may come before the period asked about ("notes issued in November 2017")
     asked = asked_period(q.text)
     given = _values(q, text)
     if not asked[0] or not given:

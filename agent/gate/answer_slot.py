@@ -21,6 +21,12 @@ A value fills the question's slot (`fills_question`) when:
   edition of X", "X's reissue"), and the value is no name a word it asks with governs ("the annual meeting of
   the Owners is held ...": the Owners are no answer to where the meeting is held).
 
+A pair the draft lists itself may be worded apart further (`slot_alike.answers_alike`): two documents' values each
+standing where its document answers the question about the named subject, in one frame, nothing qualifying either. A
+passive's agent ("published by ...") answers no question of where or when (`agent_for_place`), and a figure in a
+parenthesis after the subject's name that tells which thing of that name is meant ("X (2018 TV series)") says
+nothing of the subject (`tells_which`).
+
 The draft's answer values (`answer_values`) are the values it gives as the answer: a fact's `value`, the values
 its answer text states, and a fact's values when it gives no `value` and the answer mentions them.
 """
@@ -38,9 +44,17 @@ from quotebound.agent.gate.inputs import GateInputs, Paraphrase, SourceInfo
 from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.rewording import DESCRIPTIVE_PARAPHRASE_MIN
 from quotebound.agent.gate.slot_occurrence import Occurrence
-from quotebound.agent.gate.slot_words import WORD_OR_GAP, QuestionTerms, is_content, stem, word_key
-from quotebound.agent.gate.slots import kinds_differ, values_differ
+from quotebound.agent.gate.slot_words import (
+    PREPOSITIONS,
+    WORD_OR_GAP,
+    QuestionTerms,
+    is_content,
+    stem,
+    word_key,
+)
+from quotebound.agent.gate.slots import GLOSS, kinds_differ, values_differ
 from quotebound.agent.gate.stated import Stated, agrees
+from quotebound.agent.gate.vocabulary import STOPWORDS, fold
 
 _CAPITALIZED: Final = re.compile(r"\b[A-Z][^\W\d_]+")  # a word written with a capital: a part of a name, maybe
 
@@ -121,11 +135,16 @@ def _previous_aside(occurrence: Occurrence) -> frozenset[str]:
     return frozenset(word_key(w) for w in re.findall(r"[^\W\d_]+", found.group(1)))
 
 
-def _narrowed(occurrence: Occurrence, question: QuestionTerms) -> bool:
-    """Something in the value's sentence makes it the value of another thing than the one asked about."""
+def _narrowed(occurrence: Occurrence, question: QuestionTerms, named: bool = False) -> bool:
+    """Something in the value's sentence makes it the value of another thing than the one asked about. `named`: the
+    sentence speaks of the question's subject by name, and what it says that subject is narrows nothing ("X is a
+    television drama series", asked the language of the television series X)."""
     asked = question.attribute
     around = occurrence.context.keys()
-    if any(head in asked and head in around and mod not in question.words for mod, head in occurrence.modifiers):
+    if any(
+        head in asked and head in around and mod not in question.words and not (named and mod in occurrence.described)
+        for mod, head in occurrence.modifiers
+    ):
         return True  # "an adjourned meeting": a narrower thing than the one asked about
     for name, head in occurrence.heads:
         if name in occurrence.name_words and head in asked:
@@ -147,6 +166,12 @@ def counts_alike(mine: Occurrence, other: Occurrence, question: QuestionTerms) -
         and bool(question.names & other.clause)
         and not _narrowed(other, question)
     )
+
+
+def narrows(occurrence: Occurrence, question: QuestionTerms, named: bool = False) -> bool:
+    """Something in the value's sentence makes it the value of another thing than the one asked about
+    (`_narrowed`; `named`: a description of the named subject narrows nothing)."""
+    return _narrowed(occurrence, question, named)
 
 
 def answer_values(inputs: GateInputs, stated: Sequence[Stated]) -> list[Stated]:
@@ -173,7 +198,31 @@ def answers_apart(mine: Occurrence, other: Occurrence, tolerance_pct: float) -> 
     )
 
 
+# A question asking where or when (its wh-word, a closed class) is answered by a place or a time. The preposition
+# marking the agent of a passive verb ("published by The McClatchy Company") governs who did it: no answer to it.
+_PLACE_OR_TIME: Final = re.compile(r"^\W*(?:where|when)\b", re.IGNORECASE)
+_AGENT: Final = "by"
+
+
+def agent_for_place(occurrence: Occurrence, question: str) -> bool:
+    """`occurrence` is a passive's agent ("published by ...") and the question asks where or when."""
+    return occurrence.lead == _AGENT and bool(_PLACE_OR_TIME.search(question))
+
+
+def tells_which(occurrence: Occurrence, question: QuestionTerms) -> bool:
+    """The value stands in a parenthesis right after the question's subject's name and modifies a noun there
+    ("Ardhangini (2018 TV series)"): it tells which of the things of that name a line is about, it says nothing of
+    the subject. (A date alone in such a parenthesis, "X (born 15 May 1885)", is a fact about X.)"""
+    for m in GLOSS.finditer(occurrence.sentence):
+        if word_key(m.group(1)) in question.names and m.start(2) <= occurrence.start < occurrence.end <= m.end(2):
+            after = WORD_OR_GAP.match(occurrence.sentence[occurrence.end : m.end(2)].lstrip())
+            word = after.group() if after is not None else ""
+            return word[:1].isalpha() and fold(word) not in STOPWORDS and word.casefold() not in PREPOSITIONS
+    return False
+
+
 __all__ = [
+    "agent_for_place",
     "answer_values",
     "answers_apart",
     "counts_alike",
@@ -181,4 +230,6 @@ __all__ = [
     "fills_question",
     "fills_reworded",
     "names_by_document",
+    "narrows",
+    "tells_which",
 ]

@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate.claims import claims
-from quotebound.agent.gate.derivation import calc_problem
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.layout import column_unit_cells
 from quotebound.agent.gate.question import MONTHS, WEEKDAYS, Question, number_words
@@ -61,15 +60,30 @@ def quoted(inputs: GateInputs) -> list[Quoted]:
 
 
 def calc_values(inputs: GateInputs) -> list[Decimal]:
-    """The values of the draft's calcs that the gate's recomputation agrees with. Whether each operand is quoted
-    is the calc rule's to report (it blocks an unquoted one); here a computed figure is what matters."""
+    """The results of the draft's calcs, as the gate recomputes them. Whether each operand is quoted, and whether
+    the fact states the result to full precision, is the calc rule's to report (it blocks an unquoted operand and a
+    mismatched value); here what matters is that the answer's figure is a computed one, so a rounded "11.45%" of a
+    calc giving 11.4525... is computed, and a quoted figure beside it is not."""
     values: list[Decimal] = []
     for fact in inputs.draft.evidence.facts:
-        if fact.calc is not None and calc_problem(fact) is None:
+        if fact.calc is not None:
             got = recompute(fact.calc.expr)
             if got is not None:
                 values.append(Decimal(got))
     return values
+
+
+def asked_values(q: Question, inputs: GateInputs) -> tuple[str, ...]:
+    """The values of facts with a verified quote whose key's slot (after its last "•") shares a word of the
+    question: what the draft itself says answers what is asked ("Khentkaus I•husband" -> "Shepseskaf and
+    Userkaf")."""
+    out: list[str] = []
+    for fact, checks in zip(inputs.draft.evidence.facts, inputs.support_checks, strict=True):
+        if fact.value and fact.key and any(check.ok for check in checks):
+            slot = fact.key.rsplit("•", 1)[-1]
+            if any(stem(w) in q.words for w in WORD.findall(slot)):
+                out.append(fact.value)
+    return tuple(out)
 
 
 def answer_texts(inputs: GateInputs) -> list[tuple[str, str]]:
@@ -244,6 +258,7 @@ __all__ = [
     "Quoted",
     "answer_figures",
     "answer_texts",
+    "asked_values",
     "calc_values",
     "cells",
     "era",

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Final
 
+from quotebound.agent.gate.answer_binding import reading
 from quotebound.agent.gate.answer_text import (
     PREFIX,
+    VALUE_KINDS,
     Figure,
     Quoted,
+    answer_figures,
+    cells,
     era,
     figures,
     is_year,
     next_word,
+    same_figure,
+    sentences_with,
     shares,
 )
 from quotebound.agent.gate.question import (
@@ -109,7 +116,7 @@ def names(q: Question, text: str, quotes: Sequence[Quoted]) -> list[tuple[str, i
     words = list(_NAME_WORD.finditer(text))
     for n, m in enumerate(words):
         word, w = m.group(), fold(m.group())
-        if w in MONTHS or w in WEEKDAYS or w in STOPWORDS or len(w) < 2 or _in_question(q, word):
+        if w in MONTHS or w in WEEKDAYS or w in STOPWORDS or w in LOCATIVE or len(w) < 2 or _in_question(q, word):
             continue
         if word[:1].isupper():
             initial = n == 0 or bool(re.search(r"[.!?:;]\s*[\"'“(]*$", text[: m.start()]))
@@ -136,11 +143,15 @@ def linked(text: str, name: str, at: int) -> bool:
     return bool(_BEFORE_NAME.search(text[:at]) or _AFTER_NAME.match(text[at + len(name) :]))
 
 
-def _names_whom(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
-    """The answer names who: a new name or agent, placed where it answers (see `type_ok`)."""
+def _names_whom(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[str]) -> bool:
+    """The answer names who: a new name or agent, placed where it answers (see `type_ok`), or written as the value
+    of a fact whose key names what is asked ("... the wife of both kings Shepseskaf and Userkaf", value "Shepseskaf
+    and Userkaf" for "husband": the name stands in a relation the question asks from the other side)."""
     given = names(q, text, quotes)
     if not given:
         return False
+    if any(value in text and names(q, value, quotes) for value in values):
+        return True
     words = [fold(w) for w in WORD.findall(text)]
     if (
         len(words) <= 6  # a bare name: "The Owner.", "Priya Raman, the Treasurer."
@@ -162,13 +173,26 @@ def _names_whom(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
     return any(re.search(r",\s*(?:the\s+)?$", text[:at]) for _, at in given)  # apposition: "The Treasurer, X,"
 
 
+def _places(text: str, m: re.Match[str]) -> bool:
+    """A locative word that places something: "in Arizona", "near the river"; not one that dates it ("In 1856.",
+    "in the 2000s", "in May"): a year, a decade, a month, a weekday or a unit of time after it is a time."""
+    if fold(m.group()) not in LOCATIVE:
+        return False
+    after = re.match(r"[\s,]*(?:(?:the|a|an|early|late|mid)[\s-]+)*([^\s,.;:!?)]+)", text[m.end() :])
+    if after is None:
+        return False
+    word = fold(after.group(1))
+    return not (re.fullmatch(r"[12]\d{3}(?:['’]?s)?", word) or word in MONTHS or word in WEEKDAYS or word in TIME_UNITS)
+
+
 def _nil(found: Sequence[Figure], words: Sequence[str]) -> bool:
     """No figure at all, and a word saying there is nothing to count ("None.", "Not material.")."""
     return not found and any(w in NIL for w in words)
 
 
-def type_ok(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
-    """The answer gives a value of the kind the question asks for (see `question.Expects`)."""
+def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[str] = ()) -> bool:
+    """The answer gives a value of the kind the question asks for (see `question.Expects`). `values` are the values
+    of the draft's verified facts whose key names what the question asks."""
     given = {key for key, _ in q.values}
     found = [f for f in figures(text) if f.key not in given or (q.offers_choice and f.kind != "word")]
     words = [fold(w) for w in WORD.findall(text)]
@@ -180,7 +204,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
     if kind == "open":
         return True
     if kind == "entity":
-        return _names_whom(q, text, quotes)
+        return _names_whom(q, text, quotes, values)
     if kind == "date":
         return (
             any(f.kind in ("date", "time") or f.key[0] == "year" or is_year(f) or era(text, f) for f in found)
@@ -219,7 +243,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
         digits = [f for f in numbers if f.kind != "word"]
         return bool(digits) or any(f.kind == "section" for f in found) or _STRUCTURE_RE.search(text) is not None
     if kind == "place":
-        return any(w in LOCATIVE for w in words) or bool(names(q, text, quotes))
+        return any(_places(text, m) for m in WORD.finditer(text)) or bool(names(q, text, quotes))
     # polarity: yes/no, a polarity or modal word, or the question's own statement
     if any(w in POLARITY or w.endswith("n't") for w in words):
         return True
@@ -227,4 +251,36 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted]) -> bool:
     return bool(q.subject) and 2 * said >= len(q.subject)
 
 
-__all__ = ["COUNTED_RE", "POINTS_RE", "WANTED", "entity_word", "linked", "names", "reference", "type_ok"]
+def count_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal]) -> str | None:
+    """ "How many categories ...?" answered only with figures of table rows that do not count categories: a row's
+    cells are amounts of what its label names, so a count of the rows' items is computed, not quoted."""
+    counted = COUNTED_RE.search(q.text)
+    noun = fold(counted.group(1)) if counted is not None else ""
+    if not noun or noun in TIME_UNITS or q.expects != "count":
+        return None
+    given = [f for f in answer_figures(q, text) if f.kind in VALUE_KINDS and f.number is not None]
+    if not given or any(same_figure(f.number, c) for f in given if f.number is not None for c in calc):
+        return None
+    for f in given:
+        for qd, s in sentences_with(f.key, quotes):
+            context = " ".join(o for other in quotes if other.fact == qd.fact for o in other.sentences)
+            context += f" {qd.headings}"  # the row's table headings at its locator ("Bedrooms")
+            if cells(s) is None or shares((stem(noun),), f"{context} {reading(f.key, qd, s, quotes)}"):
+                return None
+    return (
+        f"the question counts {noun}, but {given[0].text!r} is an amount its table row gives, not a count of them; "
+        "count them with calc over the quoted rows, or report that the documents do not give it"
+    )
+
+
+__all__ = [
+    "COUNTED_RE",
+    "POINTS_RE",
+    "WANTED",
+    "count_problem",
+    "entity_word",
+    "linked",
+    "names",
+    "reference",
+    "type_ok",
+]

@@ -59,6 +59,20 @@ def verified_calcs(claim: Claim, inputs: GateInputs) -> list[tuple[Decimal, list
     return found
 
 
+_ROUNDED_TO: Final = re.compile(r"\bround\(.*,\s*(\d+)\s*\)\s*$")  # "round(x, 2)": the places it keeps
+
+
+def rounds_to(claim: Claim, inputs: GateInputs, places: int) -> bool:
+    """A verified calc of the claim rounds its result to `places` decimal places ("round((9.0 + 12.2) / 2, 2)")."""
+    for i, fact in enumerate(inputs.draft.evidence.facts):
+        if fact.calc is None or (claim.fact_index is not None and claim.fact_index != i):
+            continue
+        rounded = _ROUNDED_TO.search(fact.calc.expr)
+        if rounded and int(rounded.group(1)) == places and calc_problem(fact) is None and recompute(fact.calc.expr):
+            return True
+    return False
+
+
 def calc_figure(claim: Claim, inputs: GateInputs, value: int) -> bool:
     """`value` is an operand or the result of a verified calc the claim rests on ("multiplied by twelve")."""
     return any(
@@ -75,7 +89,9 @@ def direction_supported(claim: Claim, inputs: GateInputs) -> bool | None:
     whose. Without such dates it moves as the claim states it ("from 519 to 592": up), or as another text of the
     draft does ("falls by $4,600" beside "from $184,250.00 to $179,650.00"), else as the calc's result has it (a
     change is new minus old). A comparison ("higher", "exceeds") puts the first operand the claim states above or
-    below the second (with fewer than two stated, the result is the first minus the second)."""
+    below the second; with fewer than two stated, the figure of the first period it names above or below that of the
+    second ("lower in 2019 than in 2018"), as the quoted table dates them; else the result is the first minus the
+    second."""
     said = {fold(m.group()) for m in WORD.finditer(claim.text)}
     wants = {
         (kind, up)
@@ -102,6 +118,9 @@ def direction_supported(claim: Claim, inputs: GateInputs) -> bool | None:
                 )
             else:
                 mentioned = _operands_in_order(claim.text, operands)
+                named = [] if mentioned else by_periods(claim.text, quoted_dates(claim.quotes, operands))
+                if named and abs(named[0] - named[1]) == abs(result):  # a sign the operands lost: not by periods
+                    mentioned = named
             if mentioned:
                 moved = mentioned[1] - mentioned[0] if kind == "change" else mentioned[0] - mentioned[1]
             agrees = agrees or (moved != 0 and (moved > 0) == up)
@@ -114,6 +133,30 @@ def quoted_order(quotes: Sequence[QuoteSpan], operands: Sequence[Decimal]) -> li
     """Two operands of a calc, earlier first, as their quoted table rows date them: by the year or date of the
     header column each sits under ("| | 2019 | 2018 |"), or by the period that leads each one's row ("| January 26,
     2019 - February 22, 2019 | ... |"); [] when the quotes do not date two distinct operands."""
+    dated = quoted_dates(quotes, operands)
+    if len(dated) < 2:
+        return []
+    ordered = sorted(dated, key=lambda v: dated[v])
+    return [ordered[0], ordered[-1]]
+
+
+def by_periods(text: str, dated: dict[Decimal, str]) -> list[Decimal]:
+    """Two operands in the order `text` names their periods ("lower in 2019 than in 2018": the 2019 figure, then the
+    2018 one), as the quotes date them (`quoted_dates`); [] when it does not name two periods of distinct operands."""
+    named: list[Decimal] = []
+    for t in extract_tokens(text):
+        if t.number is not None and not (t.text.isdigit() and len(t.text) == 4):
+            continue  # a figure ("2,192"), not a year
+        when = _when(t.text)
+        hits = [v for v, w in dated.items() if when and (w == when or w.startswith(when + "-"))]
+        if len(hits) == 1 and hits[0] not in named:
+            named.append(hits[0])
+    return named[:2] if len(named) >= 2 else []
+
+
+def quoted_dates(quotes: Sequence[QuoteSpan], operands: Sequence[Decimal]) -> dict[Decimal, str]:
+    """The operands of a calc that quoted table rows date (see `quoted_order`), each with its date as a sortable
+    ISO string; {} unless at least two distinct operands have distinct dates."""
     dated: dict[Decimal, str] = {}
     for q in quotes:
         if not q.quote.lstrip().startswith("|"):
@@ -129,9 +172,8 @@ def quoted_order(quotes: Sequence[QuoteSpan], operands: Sequence[Decimal]) -> li
             if when:
                 dated[value] = when
     if len(dated) < 2 or len(set(dated.values())) < len(dated):
-        return []
-    ordered = sorted(dated, key=lambda v: dated[v])
-    return [ordered[0], ordered[-1]]
+        return {}
+    return dated
 
 
 def _cells(row: str) -> list[str]:
@@ -156,6 +198,24 @@ def _when(text: str) -> str:
         if t.kind == "code" and isinstance(t.key[1], int):
             return str(t.key[1])  # a fiscal year code ("FY2019")
     return ""
+
+
+# Words that write a subtraction between its two operands ("136.4 less 131.7 = 4.7"): the calc's operator, not a
+# comparison, when a verified calc takes the figure after the word from the figure before it.
+SUBTRACTION_WORDS: Final = frozenset({"less", "minus"})
+
+
+def subtracts(claim: Claim, inputs: GateInputs, at: int) -> bool:
+    """The word at offset `at` of the claim stands between the two operands of a verified calc whose result is the
+    first less the second ("$14,158 (2019) less $18,211 (2018) = -4053")."""
+    tokens = [t for t in extract_tokens(claim.text) if t.number is not None]
+    for result, operands in verified_calcs(claim, inputs):
+        said = [t for t in tokens if t.number in operands]  # "(2019)" beside a figure is no operand
+        before = next((t.number for t in reversed(said) if t.end <= at), None)
+        after = next((t.number for t in said if t.start > at), None)
+        if before is not None and after is not None and before - after == result:
+            return True
+    return False
 
 
 def _operands_in_order(text: str, operands: list[Decimal]) -> list[Decimal]:

@@ -67,6 +67,12 @@ _ABBREVIATION: Final = re.compile(
     re.IGNORECASE,
 )
 _CAPTION_LINES: Final = 4  # how far above a table its caption may be
+# A line that introduces the next table on its page ("The following table presents sales information by ..."): a
+# caption even when other paragraphs stand between it and the table, read up to `_INTRODUCTION_LINES` above it.
+_INTRODUCES_TABLE: Final = re.compile(
+    r"\b(?:following|below)\b[^.|]{0,60}\btables?\b|\btables?\b[^.|]{0,20}\bbelow\b", re.I
+)
+_INTRODUCTION_LINES: Final = 40
 _EMPTY_BRACKETS: Final = re.compile(r"[(\[][\s;,:]*[)\]]")  # what is left of "(a.md p.1 L3; b.md p.2 L1)"
 
 
@@ -132,7 +138,20 @@ def table_header(page: Page, line: int) -> str:
             break  # the table above: not this one's caption
         if text.strip():
             caption.insert(0, text)
+    if not any(_INTRODUCES_TABLE.search(c) for c in caption):
+        caption[:0] = [t for t in _introduction(page, top - 1) if t not in caption]
     return "\n".join([*caption, *kept])
+
+
+def _introduction(page: Page, line: int) -> list[str]:
+    """The nearest line at or above `line` that introduces a table, unless another table stands between ([])."""
+    for n in range(line, max(0, line - _INTRODUCTION_LINES), -1):
+        text = page.get(n, "")
+        if text.lstrip().startswith("|"):
+            return []
+        if _INTRODUCES_TABLE.search(text):
+            return [text]
+    return []
 
 
 def _instructional(source_id: str, quote: str, check: Verification, flagged: FlaggedLines) -> bool:

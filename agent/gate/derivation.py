@@ -18,13 +18,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
 from quotebound.agent.gate.layout import column_unit_cells
-from quotebound.agent.gate.tokens import Key, TokenPool, operand_key
+from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to
 from quotebound.agent.gate.verification import Verification
 from quotebound.tools.calc import numbers_in, recompute
 
@@ -56,6 +56,15 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
                 pool.add_quote(check.headings)
                 pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
     return pool
+
+
+def _exact(text: str) -> Decimal | None:
+    """A calc's value as the tool returns it, every digit kept (the token reader stops at the context's 28 digits,
+    and the tool gives up to 34); any other spelling as a figure is read (`_number`)."""
+    try:
+        return Decimal(text.strip().replace(",", ""))
+    except InvalidOperation:
+        return _number(text)
 
 
 def _literals(expr: str) -> tuple[str, list[str]]:
@@ -169,11 +178,13 @@ def calc_problem(fact: Fact) -> str | None:
     if got is None:
         return f"the expression {fact.calc.expr!r} does not evaluate (see the calc tool's grammar)"
     value = Decimal(got)
-    claims = [("calc.value", fact.calc.value)] + ([("value", fact.value)] if fact.value is not None else [])
-    for name, claimed in claims:
-        number = _number(claimed)
-        if number is None or number != value:
-            return f"{name} {claimed!r} does not equal {got}, the result of {fact.calc.expr!r}"
+    number = _exact(fact.calc.value)
+    if number is None or number != value:  # calc.value is what the tool returned: every digit
+        return f"calc.value {fact.calc.value!r} does not equal {got}, the result of {fact.calc.expr!r}"
+    if fact.value is not None:
+        number = _number(fact.value)
+        if number is None or not rounds_to(number, value):  # the fact states it as an answer would, maybe rounded
+            return f"value {fact.value!r} does not equal {got}, the result of {fact.calc.expr!r}, nor round it"
     return None
 
 

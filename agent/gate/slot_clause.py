@@ -129,6 +129,9 @@ def _named(item: Item) -> bool:
     return (item.kind == "value" and item.family == "name") or (item.kind == "word" and item.text[:1].isupper())
 
 
+_ASIDE_REACH: Final = 12  # items a parenthesis after a name may hold and still be read as its gloss
+
+
 def descriptions(items: list[Item]) -> frozenset[str]:
     """The keys of the words of every noun phrase a sentence predicates of a name or sets beside it: after "<name>
     is/was (a/the)" or "<name>, (a/the)", up to the first word that is no part of a noun phrase (a preposition, a
@@ -137,17 +140,33 @@ def descriptions(items: list[Item]) -> frozenset[str]:
     for at, item in enumerate(items):
         if not _named(item):
             continue
-        i = at + 1
+        i = _past_aside(items, at + 1)  # "Choorian (meaning "Bangles") is a ...": the aside glosses the name
         if i < len(items) and (items[i].text.casefold() in COPULAS or items[i].text == ","):
             i += 1
             while i < len(items) and items[i].text.casefold() in DETERMINERS:
                 i += 1
-            while i < len(items) and items[i].keys and (items[i].kind == "word" or items[i].family == "name"):
+            while i < len(items) and (items[i].keys or _is_figure(items[i])):
+                if items[i].kind != "word" and items[i].family != "name" and not _is_figure(items[i]):
+                    break
                 if items[i].text.casefold() in PREPOSITIONS or PAST.search(items[i].text):
                     break
-                out |= items[i].keys
+                out |= items[i].keys  # a figure in the phrase ("a 1998 film") is part of it, and says no word
                 i += 1
     return frozenset(out)
+
+
+def _past_aside(items: list[Item], at: int) -> int:
+    """The index after a parenthesis opening at `at` (a gloss of what stands before it), or `at`."""
+    if at < len(items) and items[at].text == "(":
+        for i in range(at + 1, min(len(items), at + _ASIDE_REACH)):
+            if items[i].text == ")":
+                return i + 1
+    return at
+
+
+def _is_figure(item: Item) -> bool:
+    """A date or an amount standing as an item: in a noun phrase, it modifies ("a 1998 film")."""
+    return item.kind == "value" and item.family in ("date", "amount")
 
 
 def heads(items: list[Item]) -> frozenset[tuple[str, str]]:

@@ -27,7 +27,8 @@ sentence (`occurrences`, `slot_occurrence.py`: the sentence's items in `slot_ite
 Two values are of one slot (`same_slot`) when all of this holds:
 
 - they are of one family, in two sentences (a sentence never contradicts itself), and from one document they are
-  not the rows of one list (the same clause with other figures);
+  not the rows of one list (the same clause with other figures); two names are not one a passive's agent ("published
+  by the Acme Company") and the other under another preposition ("published in Belleville");
 - the question's subject (its capitalized or quoted words) is named in both clauses or in neither, and their
   marks, units, places in a range, bounds and periods do not differ (`kinds_differ`);
 - their contexts share a nearest word and overlap by `SAME_SLOT_OVERLAP` (Dice over the weights, the question's
@@ -57,6 +58,7 @@ title ("Established: 1850"), and only two sides naming different parts of the qu
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Final
 
@@ -65,8 +67,10 @@ from quotebound.agent.gate.slot_items import family_of
 from quotebound.agent.gate.slot_occurrence import Occurrence, occurrences
 from quotebound.agent.gate.slot_words import (
     NO_QUESTION,
+    WORD_OR_GAP,
     Family,
     QuestionTerms,
+    is_content,
     question_terms,
     title_keys,
     word_key,
@@ -155,8 +159,20 @@ def same_slot(
         kinds_differ(a, b, words=False)
         or _words_differ(a, b, question)
         or kinds_differ(a, b, words=True)
+        or _roles_differ(a, b)
         or ("a qualifier that narrows one subject" if _narrowed(a, b, question, named) else None)
     )
+
+
+_AGENT: Final = "by"  # the preposition marking a passive's agent: who did it ("published by the Acme Company")
+
+
+def _roles_differ(a: Occurrence, b: Occurrence) -> str | None:
+    """Two names, one a passive's agent ("published by the Acme Company") and the other governed by another
+    preposition ("published in Belleville"): who did it and where or when, two roles."""
+    if a.family == b.family == "name" and a.lead and b.lead and (a.lead == _AGENT) != (b.lead == _AGENT):
+        return "an agent against a place or time"
+    return None
 
 
 def kinds_differ(a: Occurrence, b: Occurrence, words: bool | None = None) -> str | None:
@@ -213,6 +229,12 @@ def _words_differ(a: Occurrence, b: Occurrence, question: QuestionTerms) -> str 
     return None
 
 
+def narrowed_apart(a: Occurrence, b: Occurrence, question: QuestionTerms, named: bool) -> bool:
+    """A qualifier in one sentence only makes its subject narrower than the other's (see the module docstring).
+    `named`: both values are said of the question's named subject, whose descriptions then narrow nothing."""
+    return _narrowed(a, b, question, named)
+
+
 def _narrowed(a: Occurrence, b: Occurrence, question: QuestionTerms, named: bool) -> bool:
     """A qualifier in one sentence only makes its subject narrower than the other's (see the module docstring)."""
     return any(_qualified(x, y, question, named) or (named and _governed(x, y, question)) for x, y in ((a, b), (b, a)))
@@ -246,11 +268,32 @@ def _weighted(x: Occurrence, other: Occurrence, question: QuestionTerms) -> dict
     }
 
 
+GLOSS: Final = re.compile(r"([^\W\d_]+)\s*\(([^()]{1,120})\)")  # a word, and a parenthesis right after it
+
+
+@lru_cache(maxsize=4096)
+def name_gloss(sentence: str, names: frozenset[str]) -> frozenset[str]:
+    """The keys of the words of each parenthesis that opens right after a word of the question's subject: a gloss
+    of the name ("Choorian (Urdu: ... meaning "Bangles")") says what the name means or which thing it is, and its
+    words qualify nothing the sentence says of the subject."""
+    return frozenset(
+        word_key(w)
+        for m in GLOSS.finditer(sentence)
+        if word_key(m.group(1)) in names
+        for w in WORD_OR_GAP.findall(m.group(2))
+        if w[0].isalpha() and is_content(w)
+    )
+
+
 def _qualified(x: Occurrence, y: Occurrence, question: QuestionTerms, named: bool) -> bool:
-    """A word modifying a word both contexts share, in `x`'s sentence only, narrows `x`'s subject."""
+    """A word modifying a word both contexts share, in `x`'s sentence only, narrows `x`'s subject (a gloss of the
+    subject's name aside)."""
     shared = x.context.keys() & y.context.keys()
+    gloss = name_gloss(x.sentence, question.names) if question.names else frozenset()
     for modifier, head in x.modifiers:
         if head not in shared or modifier in y.words or modifier in x.name_words or modifier in y.name_words:
+            continue
+        if modifier in gloss and head in gloss:
             continue
         if named and modifier not in question.words and (modifier in x.described or head in question.names):
             continue  # a named subject is not narrowed by a description of it the question does not use
@@ -259,9 +302,12 @@ def _qualified(x: Occurrence, y: Occurrence, question: QuestionTerms, named: boo
 
 
 __all__ = [
+    "GLOSS",
     "Occurrence",
     "QuestionTerms",
     "family_of",
+    "name_gloss",
+    "narrowed_apart",
     "occurrences",
     "question_terms",
     "same_slot",

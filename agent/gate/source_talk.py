@@ -102,6 +102,8 @@ def about_sources(claim: Claim, inputs: GateInputs, question: Vocabulary) -> set
         if len(modifiers) > _MAX_MODIFIERS or not _reports(text, tokens, low, k, start, reporting):
             continue
         free.add(tokens[k].start())
+        if k + 1 in reporting:
+            free.add(tokens[k + 1].start())  # "two documents attribute it to": the verb says what the documents do
         free.update(
             tokens[m].start() for m in modifiers if _describes_source(tokens[m].group(), inputs, question, count)
         )
@@ -115,6 +117,8 @@ def _described(text: str, tokens: Sequence[re.Match[str]], low: Sequence[str], k
     while j >= 0 and _MODIFIER_GAP.fullmatch(text[tokens[j].end() : tokens[j + 1].start()]):
         if low[j] in _DETERMINERS:
             return modifiers, j
+        if low[j] in _CONJUNCTIONS:
+            return modifiers, j + 1  # "..., although two documents": a clause opens, no determiner
         if low[j] != "otherwise" and not low[j].endswith("ly"):  # "a second, otherwise near-identical document"
             modifiers.append(j)
             if len(modifiers) > _MAX_MODIFIERS:

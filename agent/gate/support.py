@@ -42,14 +42,27 @@ from typing import Final
 
 from quotebound.agent.gate.allowance import own_words, plain_vocabulary
 from quotebound.agent.gate.calc_words import (
+    ABOVE_WORDS,
+    BELOW_WORDS,
     DIRECTION_WORDS,
     LEAST_WORDS,
     MOST_WORDS,
+    SUBTRACTION_WORDS,
     calc_figure,
     converts_period,
     direction_supported,
+    rounds_to,
+    subtracts,
     superlative_supported,
     verified_calcs,
+)
+from quotebound.agent.gate.claim_forms import (
+    as_change,
+    compound_label,
+    key_label,
+    names_year,
+    on_disputed,
+    places_after,
 )
 from quotebound.agent.gate.claims import Claim
 from quotebound.agent.gate.inputs import GateInputs
@@ -93,6 +106,7 @@ from quotebound.agent.gate.vocabulary import (
     ATTRIBUTE_WORDS,
     DERIVATION_WORDS,
     DIMENSIONS,
+    DISPUTE_WORDS,
     NUMBER_WORDS,
     ORDINALS,
     ORGANIZATION_WORDS,
@@ -177,7 +191,7 @@ def _names_a_slot(w: Word, r: _Reading) -> bool:
             return True
         if meaning_word(folded) or folded in _CALENDAR or folded in NUMBER_WORDS:
             return False
-        return r.question.covers(w.text) or plain_vocabulary(r.inputs).covers(w.text)
+        return key_label(w.text, r.question, r.inputs) or compound_label(folded, r.question, r.inputs)
     return r.question.covers(w.text) and not (r.labelled and strict(w.text))
 
 
@@ -206,20 +220,27 @@ def _borne_out(i: int, r: _Reading, direction: list[bool]) -> bool:
         return True  # "a second source says", "the two sources give": counting documents, not asserting a figure
     if ranks_periods(r.found, i, claim, evidence) or states_kind(w.text, claim.text) or life_event(w.text, claim):
         return True
-    if refers_back(claim.text, r.found, i):
+    if refers_back(claim.text, r.found, i) or names_year(folded, w.start + len(w.text), claim):
         return True
     if _measured(w.text, evidence.vocab) or (evidence.negated and in_category(w.text, PRIVATIVES)):
         return True
     if (axes := word_axes(folded)) and axes <= evidence.axes:
         return True  # "aren't allowed" for "prohibited", "starting" for "begins": the meaning rule holds the pole
     if folded in NUMBER_WORDS:
-        return Decimal(NUMBER_WORDS[folded]) in evidence.figures or calc_figure(claim, inputs, NUMBER_WORDS[folded])
+        n = NUMBER_WORDS[folded]
+        if places_after(claim.text, w.start + len(w.text)) and rounds_to(claim, inputs, n):
+            return True  # "rounding to two places": how many places the verified calc keeps
+        return Decimal(n) in evidence.figures or calc_figure(claim, inputs, n)
     if folded in ORDINALS:
         return ORDINALS[folded] in evidence.ranks
     if in_category(w.text, PERIOD_WORDS):
         return converts_period(claim, inputs)
     if folded in MOST_WORDS or folded in LEAST_WORDS:
         return superlative_supported(claim, folded in MOST_WORDS)
+    if folded in SUBTRACTION_WORDS and subtracts(claim, inputs, w.start):
+        return True  # "136.4 less 131.7 = 4.7": the verified calc's operator, written between its operands
+    if (folded in ABOVE_WORDS or folded in BELOW_WORDS) and not verified_calcs(claim, inputs):
+        return as_change(folded, evidence)
     if folded in DIRECTION_WORDS:
         if not direction:  # computed once per claim, and only for a claim that has a direction word
             direction.append(bool(direction_supported(claim, inputs)))
@@ -233,6 +254,11 @@ def _supported(i: int, r: _Reading, direction: list[bool]) -> bool:
     w = r.found[i]
     if r.evidence.says(w.text) or _names_a_slot(w, r) or _named(i, r) or w.start in r.free:
         return True
+    if r.inputs.draft.evidence.conflicts and (
+        in_category(w.text, DISPUTE_WORDS)
+        or (in_category(w.text, ATTRIBUTE_WORDS) and on_disputed(r.claim.text, w.start))
+    ):
+        return True  # "disputed: 15 June 1745", "the sources disagree on the date": what the listed conflict says
     if r.evidence.first_person and in_category(w.text, ORGANIZATION_WORDS):
         return True  # "the company's assets" for a quote's "our assets" (never a party the document names)
     if _borne_out(i, r, direction):

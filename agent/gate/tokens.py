@@ -68,10 +68,11 @@ def _ascii_lower(text: str) -> str:
 
 _DATE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ymd", re.compile(r"(?<![\w.])(?P<year>\d{4})-(?P<m>\d{2})-(?P<day>\d{2})(?!\w)")),
-    ("mdy", re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD},?\s+(?P<year>\d{{4}})\b", re.I)),
-    ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH},?\s+(?P<year>\d{{4}})\b", re.I)),
+    # a comma may stand apart from the day ("September 19 , 1902": text extracted with spaces around its marks)
+    ("mdy", re.compile(rf"\b{_MONTH}\s+(?P<day>\d{{1,2}}){_ORD}(?:\s*,)?\s+(?P<year>\d{{4}})\b", re.I)),
+    ("dmy", re.compile(rf"\b(?P<day>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH}(?:\s*,)?\s+(?P<year>\d{{4}})\b", re.I)),
     ("slash", re.compile(r"(?<![\w/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<year>\d{4})(?![\w/])")),
-    ("my", re.compile(rf"\b{_MONTH},?\s+(?P<year>\d{{4}})\b", re.I)),
+    ("my", re.compile(rf"\b{_MONTH}(?:,|\s+of)?\s+(?P<year>\d{{4}})\b", re.I)),  # "September of 1850" too
 )
 # "22:00", "9:00 AM", "10:30 p.m.", "7 pm", "7pm", "22:00:00"; a bare hour needs its am/pm (checked in `_time_key`).
 _TIME_RE = re.compile(
@@ -315,8 +316,8 @@ _HINTS: dict[str, re.Pattern[str]] = {
     "article": re.compile(r"art(?:icle|\.)\s"),
     "ymd": re.compile(r"\d-\d"),
     "slash": re.compile(r"\d/\d"),
-    # "March 12", "Mar. 2025", "12 March", "12th of March"
-    "month": re.compile(rf"{_MONTH_NAMES}[a-z]*\.?,?\s+\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAMES}"),
+    # "March 12", "Mar. 2025", "March of 2025", "12 March", "12th of March"
+    "month": re.compile(rf"{_MONTH_NAMES}[a-z]*\.?(?:,|\s+of)?\s+\d|\d(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAMES}"),
     "time": re.compile(r"\d(?::\d|\s?[ap]\.?m)"),  # "10:30", "7 pm", "10 p.m."
     "year": re.compile(r"[fc]y\s?['’]?\d"),
     "scale": re.compile(rf"\d(?:[kmb]|tn)|{'|'.join(_SCALE_WORDS)}"),  # "5k", "4m", "1.2bn", "3tn", "5 million"
@@ -480,6 +481,26 @@ def _mask(text: str, literals: frozenset[str]) -> str:
     return text
 
 
+# A rounded figure must keep this many significant digits to stand for the exact one: "11.45" or "11" for
+# 11.4525..., never "0" for 0.4 or "1" for 1.4 (a rounding that small no longer says the figure).
+MIN_ROUNDED_DIGITS = 2
+
+
+def rounds_to(said: Decimal, exact: Decimal) -> bool:
+    """`said` is `exact` rounded to `said`'s own decimal places ("11.45" for 11.4525..., "207.0" for 207), keeping at
+    least `MIN_ROUNDED_DIGITS` significant digits; an exact figure always is itself. A calc returns every digit,
+    and a writer states the result as an answer shows it."""
+    if said == exact:
+        return True
+    exponent = said.as_tuple().exponent
+    if not isinstance(exponent, int) or said.is_zero() or said.adjusted() - exponent + 1 < MIN_ROUNDED_DIGITS:
+        return False
+    try:
+        return exact.quantize(Decimal(1).scaleb(exponent)) == said
+    except InvalidOperation:
+        return False
+
+
 @dataclass
 class TokenPool:
     """What may be said: keys read from verified quotes plus values the gate recomputed itself."""
@@ -512,8 +533,12 @@ class TokenPool:
             return True
         if number is None:
             return False
+        # a change may be stated by its size ("fell by 22.22%" for a calc of -22.22); for a percentage, `a / b * 100`
+        # gives percentage points and calc's own `15%` is 0.15: accept either reading
+        said: tuple[Decimal, ...] = (number, -number)
         if token.kind == "percent":
-            # `a / b * 100` gives percentage points; calc's own `15%` is 0.15: accept either reading, and a
-            # change stated by its size ("fell by 22.22%" for a calc of -22.22)
-            return any(v in self.calc_values for v in (number, -number, number / 100, -number / 100))
-        return number in self.calc_values or -number in self.calc_values
+            said += (number / 100, -number / 100)
+        if any(v in self.calc_values for v in said):
+            return True
+        # a recomputed value as a writer rounds it ("about 11.45%" for 11.4525...)
+        return any(rounds_to(s, v) for s in said for v in self.calc_values)

@@ -5,7 +5,8 @@ whose meaning must never be judged by closeness: polarity, modality, direction, 
 
 Words are compared on a light stem ("leases" = "lease", "monthly" = "month"), on a base without a derivational
 suffix ("shorter" = "short", "repayment" = "repay"), or on a shared six-letter prefix ("preauthorized" =
-"preauthorization"). A content word has three letters or more, no digits, and
+"preauthorization"); a text's nouns made from verbs also lend their verb ("payment": "pay", "issuance": "issue"),
+so a claim may state as a verb what its quote states as a noun. A content word has three letters or more, no digits, and
 is not a function word.
 """
 
@@ -15,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
+
+from quotebound.agent.gate.irregular import irregular_base
 
 # A word: letters, joined by an apostrophe ("Owner's") or an ampersand ("S&P", "AT&T"); hyphens split words.
 WORD: Final = re.compile(r"[^\W\d_]+(?:['’&][^\W\d_]+)*", re.UNICODE)
@@ -93,8 +96,14 @@ DOCUMENT_NOUNS: Final = _words(
 # Verbs a document (or its author) does things with evidence by: it says, gives, lists, records a value, or agrees
 # or disagrees with another document. A document noun in a sentence with one of them is the source of a claim.
 REPORTING_VERBS: Final = _words(
-    """agree cite concur confirm conflict contradict describe differ disagree give gave indicate list match mention
-    note place put quote read record refer report say said show state"""
+    """agree ascribe attribute cite concur confirm conflict contradict credit describe differ disagree dispute give
+    gave indicate list match mention note place put quote read record refer report say said show state"""
+)
+
+# Words saying that sources disagree about a value ("disputed: 15 June 1745"): what a listed conflict says, and
+# nothing about the world when the draft lists one.
+DISPUTE_WORDS: Final = _words(
+    """contested contradictory discrepancy discrepant discrepancies dispute disputed disputes disputing"""
 )
 
 # Nouns that name the kind of a value ("the release date", "the date of his death"): the value the claim states
@@ -178,11 +187,12 @@ FIRST_PERSON_PLURAL: Final = re.compile(r"\b(?:we|our|ours|us|ourselves)\b", re.
 # Words that name an attribute of a subject: a fact's key, a conflict's key or a gap's need ("board size",
 # "discount rate method", "review frequency") names the slot it fills with them, and asserts nothing by doing so.
 ATTRIBUTE_WORDS: Final = _words(
-    """age amount amounts area basis cap category cause ceiling change changes cost count date dates deadline depth
-    detail distance duration effect end extent fee frequency height identity kind length level limit location manner
-    maximum meaning method minimum name names nature number owner payment percentage period place policy price
-    procedure process purpose quantity quota range rate ratio reason requirement requirements role scope share size
-    source speed start status sum term threshold timing total type types unit value values volume weight width"""
+    """age amount amounts area basis breakdown cap category cause ceiling change changes component components
+    composition cost count date dates deadline depth detail distance duration effect end extent fee frequency
+    height identity kind length level limit location manner maximum meaning method minimum name names nature
+    number owner payment percentage period place policy price procedure process purpose quantity quota range
+    rate ratio reason requirement requirements role scope share size source speed start status sum term
+    threshold timing total type types unit value values volume weight width"""
 )
 
 # Words whose meaning closeness must never decide: "permitted" is close to "prohibited", "December" to "January",
@@ -250,7 +260,7 @@ _VARYING: Final = (*_LATIN, *(f"{e}s" for e in _LATIN), "ies", "ed", "ing")  # t
 @lru_cache(maxsize=16384)
 def variants(word: str) -> tuple[str, ...]:
     """Other spellings of `word`'s stem that are the same word: an inflected stem with its doubled consonant
-    undoubled ("totalled": "total", "stopped": "stop"), and the verb a Latin noun alternates with ("assumptions":
+    undoubled ("totalled": "total", "stopped": "stop"), the verb a Latin noun alternates with ("assumptions":
     "assume"). Read on both sides of a match, so "assumed" meets "assumptions" and "total" meets "totalled"."""
     w = fold(word).removesuffix("'s")
     if not w.endswith(_VARYING):
@@ -277,6 +287,8 @@ def stems(word: str) -> tuple[str, ...]:
     """The stems `word` may match: its own, its `variants`, and its bases without a derivational suffix
     ("shorter": "short", "ownership": "owner", "own"; "repayment": "repay")."""
     found = [stem(word), *variants(word)]
+    if (base_verb := irregular_base(fold(word))) is not None:
+        found.append(DONE + stem(base_verb))  # "paid" meets "paid" or "payment", never a bare "pay"
     frontier = list(dict.fromkeys([fold(word).removesuffix("'s"), found[0]]))
     for _ in range(2):
         bases = [
@@ -289,6 +301,41 @@ def stems(word: str) -> tuple[str, ...]:
         found += [stem(b) for b in bases] + bases
         frontier = bases
     return tuple(dict.fromkeys(found))
+
+
+# Suffixes that make a noun or an adjective from a verb ("payment", "issuance", "construction", "attributable"): the
+# verb is what the word says happened. Read on a text's side only (a claim's own derived words are `stems`).
+_NOMINAL: Final = {"ment": 3, "ance": 4, "ence": 4, "ion": 4, "able": 4, "ible": 4}  # suffix: shortest base
+
+
+# Marks the stem of a verb a text states as done: by an irregular past form ("paid") or by a noun made from it
+# ("payment"). A claim's irregular past form matches only these, never the bare verb: "sold" is not "plan to sell".
+DONE: Final = "~"
+
+
+@lru_cache(maxsize=16384)
+def done_forms(word: str) -> tuple[str, ...]:
+    """What a text's `word` lends a claim beyond its own stem: the verb a noun is made from ("payment": "pay") and
+    the base of an irregular past form ("sold": "sell"), each also marked `DONE`."""
+    w = fold(word).removesuffix("'s")
+    bases = list(nominal_bases(w))
+    if (base_verb := irregular_base(w)) is not None:
+        bases.append(stem(base_verb))
+    return tuple(dict.fromkeys([*bases, *(DONE + b for b in bases)]))
+
+
+@lru_cache(maxsize=16384)
+def nominal_bases(word: str) -> tuple[str, ...]:
+    """The verb stem a noun or adjective made from it carries ("payments": "pay", "issuance": "issu"); () for most
+    words. A claim that says "was paid" of a quote's "a payment of" says what the quote says."""
+    w = fold(word).removesuffix("'s")
+    w = w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+    found = [
+        stem(w[: -len(s)])
+        for s, least in _NOMINAL.items()
+        if w.endswith(s) and len(w) - len(s) >= least and (s != "ion" or w[-4] in "st")  # not "billion", "union"
+    ]
+    return tuple(dict.fromkeys(b for b in found if b != stem(w)))
 
 
 def is_content(word: str) -> bool:
@@ -325,7 +372,7 @@ class Vocabulary:
     def add(self, text: str) -> None:
         self._covered.clear()
         for word in WORD.findall(text):
-            for s in (stem(word), *variants(word)):
+            for s in (stem(word), *variants(word), *done_forms(word)):
                 self.stems.add(s)
                 if len(s) >= _PREFIX:
                     self.prefixes.add(s[:_PREFIX])

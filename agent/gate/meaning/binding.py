@@ -12,8 +12,8 @@ from typing import Final
 from quotebound.agent.gate.meaning.context import quote_contexts
 from quotebound.agent.gate.meaning.joined import joined_modality, joined_subject
 from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
-from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Tok, Value
-from quotebound.agent.gate.meaning.periods import follows
+from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value
+from quotebound.agent.gate.meaning.periods import attached_labels, follows, other_period
 from quotebound.agent.gate.meaning.units import gives_other, kind_class
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import ORDINALS
@@ -21,17 +21,48 @@ from quotebound.agent.gate.vocabulary import ORDINALS
 _BETTER_BY: Final = 0.2  # how much better another quote must match a figure's clause than the figure's own quote
 
 
-def _weights(c: Clause, pos: int, toks: Sequence[Tok], exempt: frozenset[str]) -> dict[str, float]:
+# Marks and words that open the next item of a list or a contrasted clause ("$232 and trademarks 25", "$5m, while
+# services 3m"): words after one and before the next figure are that figure's own.
+_NEXT_ITEM: Final = frozenset({",", ";", "and", "or", "while", "whereas", "but"})
+
+
+def _weights(c: Clause, pos: int, claim: Sentence, exempt: frozenset[str]) -> dict[str, float]:
     """Each content word of clause `c` (a document's or the question's names aside) weighted by its nearness to
-    the figure at token `pos`: 1 for the next word on either side, 1/2 for the one after, and so on."""
+    the figure at token `pos`: 1 for the next word on either side, 1/2 for the one after, and so on. The words that
+    open the clause's next figure after a list link are that figure's, not this one's (`_next_item`)."""
+    toks = claim.toks
     before = sum(1 for t in toks[c.start : pos] if t.value < 0 and is_weighed(t.low))
+    lo, hi = _next_item(c, pos, claim)
     out: dict[str, float] = {}
     for s, ci in c.words:
-        if s in exempt:
+        if s in exempt or lo <= ci < hi:
             continue
         distance = before - ci if ci < before else ci - before + 1
         out[s] = max(out.get(s, 0.0), 1.0 / distance)
     return out
+
+
+def _next_item(c: Clause, pos: int, claim: Sentence) -> tuple[int, int]:
+    """[lo, hi) content indexes of the words that lead the clause's next figure after the one at `pos`, past a
+    list link ("purchased technology $232 and trademarks and tradenames 25": "trademarks tradenames" lead 25);
+    (0, 0) when there are none."""
+    toks = claim.toks
+    link = -1
+    for i in range(pos + 1, c.end):
+        t = toks[i]
+        if (
+            t.value >= 0
+            and not claim.values[t.value].label
+            and claim.values[t.value].key != claim.values[toks[pos].value].key
+        ):
+            if link < 0:
+                return 0, 0
+            lo = sum(1 for u in toks[c.start : link] if u.value < 0 and is_weighed(u.low))
+            hi = sum(1 for u in toks[c.start : i] if u.value < 0 and is_weighed(u.low))
+            return lo, hi
+        if link < 0 and t.value < 0 and t.low in _NEXT_ITEM:
+            link = i
+    return 0, 0
 
 
 def _overlap(weights: dict[str, float], stems_: frozenset[str]) -> float:
@@ -39,13 +70,20 @@ def _overlap(weights: dict[str, float], stems_: frozenset[str]) -> float:
 
 
 def binding_problems(
-    claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset[str], asked: frozenset[str] = frozenset()
+    claim: Sentence,
+    quotes: Sequence[QuoteSentence],
+    exempt: frozenset[str],
+    asked: frozenset[str] = frozenset(),
+    named: frozenset[Key] = frozenset(),
 ) -> list[Problem]:
     """Each figure of `claim` against the quote sentences that give it (words in `exempt`, the documents' ids, are
     not weighed). The names the question asks about (`asked`) do not tell one quote from another (every quote of an
     answer is about them), but they do tell apart two figures of one quote sentence ("the population of Gniewkowo
-    amounts to 7,254")."""
+    amounts to 7,254"). A figure of such a name (`named`: "24th Rifle Division") is the name, not a figure the
+    claim gives. A quote about another period than the one the claim gives the figure ("42,800 for 2010" against
+    "the 2000 census population was 428") is no rival: the period tells them apart."""
     problems: list[Problem] = []
+    labelled = attached_labels(claim)
     bodies = [qs for qs in quotes if not qs.sentence.header]
     context = quote_contexts(tuple(quotes))
     said = frozenset(v.key for v in claim.values)
@@ -55,8 +93,10 @@ def binding_problems(
         for v in inside:
             if v.label and quantities:
                 continue  # a period label of the clause's figures, held by `label_problems`
+            if v.key in named and in_name(claim, v):
+                continue  # part of a name the question asks about ("24th Rifle Division"), not a figure it gives
             holders = [qs for qs in bodies if v.key in qs.sentence.keys]
-            weighed = _weights(c, v.pos, claim.toks, exempt)
+            weighed = _weights(c, v.pos, claim, exempt)
             weights = {w: x for w, x in weighed.items() if w not in asked}
             if not holders or not weighed:
                 continue
@@ -73,9 +113,13 @@ def binding_problems(
                 and (gives_other(qs.sentence, v, said) or (best_own == 0 and len(weights.keys() & context[qs]) >= 2))
             ]
             rivals = [
-                qs for qs in rivals if not _said_for_earlier(claim, c, v, inside, weights.keys() & context[qs], qs)
+                qs
+                for qs in rivals
+                if not _said_for_earlier(claim, c, v, inside, weights.keys() & context[qs], qs)
+                and not other_period(labelled.get(v.key), qs.sentence)
             ]
             rivals += [qs for qs in bodies if qs.sentence.row and _better_row(qs, holder, weights, context, v, said)]
+            rivals += [qs for qs in bodies if qs.sentence.row and _asked_row(qs, holder, weighed, asked, v, said)]
             if rivals:
                 detail = (
                     f"gives {v.text} to what its quote does not say it is for"
@@ -160,6 +204,25 @@ def _better_row(
     return theirs > 0 and theirs >= mine and left_theirs < left_mine and gives_other(qs.sentence, v, said)
 
 
+def _asked_row(
+    qs: QuoteSentence,
+    holder: QuoteSentence,
+    weighed: dict[str, float],
+    asked: frozenset[str],
+    v: Value,
+    said: frozenset[Key],
+) -> bool:
+    """Another row of the holder's table labelled with a name the claim gives its figure and the question asks about,
+    which the holder's row does not have, giving another figure: the claim moved the figure from the row it is in to
+    the row it names ("Germany sales were 90,795" where 90,795 is Mexico's row and Germany's row gives 78,062). The
+    question's names are set aside when weighing quotes (every quote of an answer is about them), but a table's
+    rows are labelled by them."""
+    if not holder.sentence.row or qs is holder or v.key in qs.sentence.keys or qs.source_id != holder.source_id:
+        return False
+    named = weighed.keys() & asked
+    return bool(named & qs.sentence.stems) and not named & holder.sentence.stems and gives_other(qs.sentence, v, said)
+
+
 _PHRASE_MARKS: Final = frozenset({",", ";", "(", ")", "—", "–"})  # marks that end the phrase a figure stands in
 
 
@@ -233,10 +296,26 @@ def _inner_rival(s: Sentence, v: Value, weights: dict[str, float], said: frozens
         return None  # nothing of its own between it and the figure before it ("from $62.6 million to $85.1 million")
     best_own = max(score for _, score in own)
     for q, words in segments:
-        rival = q.key != v.key and q.key not in said and kind_class(q) == kind_class(v)
+        rival = q.key != v.key and q.key not in said and kind_class(q) == kind_class(v) and not _one_range(s, q, v)
         if rival and _overlap(weights, words) > best_own + _BETTER_BY:
             return s.text
     return None
+
+
+_ORDINAL_ENDS: Final = frozenset({"st", "nd", "rd", "th"})  # the ending of a figure written as an ordinal ("24th")
+
+
+def in_name(s: Sentence, v: Value) -> bool:
+    """Figure `v` stands beside a capitalized word that does not open the sentence, inside a name ("the 24th Rifle
+    Division", "Apollo 11")."""
+    after = v.pos + 2 if v.pos + 1 < len(s.toks) and s.toks[v.pos + 1].low in _ORDINAL_ENDS else v.pos + 1
+    near = [s.toks[i] for i in (v.pos - 1, after) if 0 < i < len(s.toks)]
+    return any(t.cap and t.value < 0 for t in near)
+
+
+def _one_range(s: Sentence, a: Value, b: Value) -> bool:
+    """`a` and `b` are the two ends of one range of `s` ("a 2017–2018 series"): one span, not two figures."""
+    return (a.key, b.key) in s.ranges or (b.key, a.key) in s.ranges
 
 
 def _left_words(s: Sentence, v: Value) -> frozenset[str]:

@@ -12,7 +12,7 @@ from typing import Final
 
 from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.layout import Frame
-from quotebound.agent.gate.meaning.binding import binding_problems
+from quotebound.agent.gate.meaning.binding import binding_problems, in_name
 from quotebound.agent.gate.meaning.clauses import CLAUSE_OPENERS, INTRO_OPENERS
 from quotebound.agent.gate.meaning.direction import (
     extreme_problems,
@@ -29,6 +29,7 @@ from quotebound.agent.gate.meaning.polarity import NEGATED_CLASS, polarity_probl
 from quotebound.agent.gate.meaning.quotes import read_quotes
 from quotebound.agent.gate.meaning.reading import parse
 from quotebound.agent.gate.meaning.units import unit_problems
+from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import STOPWORDS, fold
 
 _YES_NO_QUESTION: Final = re.compile(
@@ -84,6 +85,11 @@ def _asked_names(question: str | None) -> frozenset[str]:
         return frozenset()
     words = re.findall(r"[^\W\d_]+", question)[1:]
     return frozenset(stem(w) for w in words if w[0].isupper())
+
+
+def _named_figures(question: Sentence | None) -> frozenset[Key]:
+    """The figures of the question that are part of a name (`binding.in_name`: "24th Rifle Division")."""
+    return frozenset(v.key for v in question.values if in_name(question, v)) if question is not None else frozenset()
 
 
 def stems_of(words: Iterable[str]) -> frozenset[str]:
@@ -143,7 +149,7 @@ def problems_read(
         + unit_problems(s, read)
     )
     found += (
-        binding_problems(s, read, refs, _asked_names(question))
+        binding_problems(s, read, refs, _asked_names(question), _named_figures(asked))
         + label_problems(s, read)
         + trend_problems(s, read)
         + extreme_problems(s, read)

@@ -13,23 +13,31 @@ from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, 
 from quotebound.agent.gate.meaning.pairing import candidates, prose_of
 
 
-def _name_runs(s: Sentence, c: Clause, known: frozenset[str] = frozenset()) -> list[tuple[frozenset[str], bool]]:
+def _name_runs(
+    s: Sentence, c: Clause, known: frozenset[str] = frozenset(), quoted: bool = False
+) -> list[tuple[frozenset[str], bool]]:
     """(the words of each name of clause `c`, whether it is the clause's subject: the names before its first other
     content word, the first one and those joined to it by "and" / "or"). A name is a run of capitalized words; a
     single letter ("M.") does not break it. The sentence's first word, capitalized as every first word is, is a
-    name when it is one of the `known` names (the claim writes it as one: "... having succeeded Deloitte")."""
+    name when it is one of the `known` names (the claim writes it as one: "... having succeeded Deloitte"). In a
+    quote (`quoted`), the names that open the words after a colon are a subject too ("221B Baker Street: The Master
+    Detective Game is a board game"); in a claim, what follows a colon is often the answer's list ("Indemnity
+    plans: Greece and Turkey"), not a subject."""
     runs: list[tuple[frozenset[str], bool]] = []
     run: set[str] = set()
     leading = True
     joined = True  # the next name is joined to the subject (at the start, or after "and" / "or")
     first = next((i for i, t in enumerate(s.toks) if t.low[:1].isalpha()), -1)
+    depth = 0  # brackets open: a colon inside them ("(Serbian Cyrillic: ...)") opens no clause
     for i, t in enumerate(s.toks[c.start : c.end], start=c.start):
+        depth += (t.low in "([") - (t.low in ")]") if len(t.low) == 1 else 0
+        opens = quoted and depth <= 0 and t.low == ":"
         opening = i == first and stem(t.low) in known
         name = (t.cap or opening) and t.value < 0 and is_content(t.low) and t.low not in CALENDAR
         if name:
             run.add(stem(t.low))
             continue
-        if run and (len(t.low) == 1 or t.low == "."):
+        if run and not opens and (len(t.low) == 1 or t.low == "."):
             continue
         if run:
             runs.append((frozenset(run), leading and joined))
@@ -41,6 +49,8 @@ def _name_runs(s: Sentence, c: Clause, known: frozenset[str] = frozenset()) -> l
             joined = joined and not runs
         if t.value < 0 and is_content(t.low):
             leading = False
+        if opens:  # a colon opens a clause with its own subject
+            leading = joined = True
     if run:
         runs.append((frozenset(run), leading and joined))
     return runs
@@ -126,7 +136,7 @@ def _role_taken(phrase: frozenset[str], s: Sentence, qc: Clause, claim: Sentence
     """The quote clause puts another name first: the claim's is not in it, or stands in it as another role than
     its subject ("Deloitte was appointed ..., succeeding PwC" against "PwC is the auditor, having succeeded
     Deloitte"), unless the claim clause names the quote's subject as its agent ("PwC was succeeded by Deloitte")."""
-    subjects = [p for p, lead in _name_runs(s, qc, c.names) if lead]
+    subjects = [p for p, lead in _name_runs(s, qc, c.names, quoted=True) if lead]
     if not subjects or any(p & phrase for p in subjects):
         return False
     if not phrase & words_of(qc):

@@ -86,20 +86,43 @@ def _attached(s: Sentence) -> dict[Key, Key]:
     """The figures of a prose sentence that carry their own period label: "(2018: $1.8 million)" (a label, a colon,
     the figure) or "$62.6 million in FY18", "1,066 at the 2010 census" (a label after the figure)."""
     out: dict[Key, Key] = {}
+    for index, label in _attached_at(s).items():
+        out.setdefault(s.values[index].key, label)  # a label before a colon first, then one after the figure
+    return out
+
+
+def _attached_at(s: Sentence) -> dict[int, Key]:
+    """`_attached` by figure (its index in `s.values`), so that two mentions of one figure keep their own labels."""
+    out: dict[int, Key] = {}
     forward: set[int] = set()
     periods = _periods(s)
     for lab in periods:
         if lab.pos + 2 < len(s.toks) and s.toks[lab.pos + 1].low == ":":
             after = s.toks[lab.pos + 2]
             if after.value >= 0 and not s.values[after.value].label:
-                out[s.values[after.value].key] = lab.key
+                out[after.value] = lab.key
                 forward.add(lab.pos)
+    keys = {s.values[i].key for i in out}
     for lab in periods:
         if lab.pos not in forward and not _opens_list(s, lab):
-            for x in s.values:
-                if not x.label and x.kind in _QUANTITIES and follows(s, x, lab) and x.key not in out:
-                    out[x.key] = lab.key
+            for i, x in enumerate(s.values):
+                if not x.label and x.kind in _QUANTITIES and follows(s, x, lab) and x.key not in keys:
+                    out[i] = lab.key
+                    keys.add(x.key)
     return out
+
+
+def attached_labels(s: Sentence) -> dict[Key, Key]:
+    """The period label a claim attaches to each of its figures (`_attached`), read once per claim."""
+    return _attached(s) if not s.row else {}
+
+
+def other_period(label: Key | None, s: Sentence) -> bool:
+    """Sentence `s` names periods of its own, none of them `label`: what it says is for another period."""
+    if label is None or s.row:
+        return False
+    own = [p.key for p in _periods(s)]
+    return bool(own) and not any(same_label(label, p) for p in own)
 
 
 _LIST_LINKS: Final = word_set(", and or &")  # what joins the items of a list ("2019, 2018 and 2017")
@@ -146,14 +169,26 @@ def _quote_periods(qs: QuoteSentence, v: Value, quotes: Sequence[QuoteSentence])
                     found.add(heading)
                     break
         return frozenset(found)
-    attached = _attached(s)
+    at = _attached_at(s)
+    attached = {s.values[i].key for i in at}
     if v.key in attached:
-        return frozenset({(attached[v.key],)})
+        return _attached_periods(s, v, at)
     labels = [x for x in s.values if x.label]
     figures = [x for x in s.values if not x.label and kind_class(x) == kind_class(v)]
     if attached or len(labels) < 2 or len(labels) != len(figures):
         return frozenset()
     return frozenset((labels[n].key,) for n, x in enumerate(figures) if x.key == v.key)
+
+
+def _attached_periods(s: Sentence, v: Value, at: dict[int, Key]) -> frozenset[Period]:
+    """The labels a sentence attaches to figure `v`. When `v` is said again with no label of its own ("at 31
+    December 2019 is £3.5 million (2018: £3.5 million)"), that mention may be for any of the sentence's periods no
+    figure carries: those count too, and with none known the figure's period is unknown."""
+    found = {(label,) for i, label in at.items() if s.values[i].key == v.key}
+    if all(i in at for i, x in enumerate(s.values) if x.key == v.key and not x.label):
+        return frozenset(found)
+    free = {(p.key,) for p in _periods(s) if p.key not in at.values()}
+    return frozenset(found | free) if free else frozenset()
 
 
 Known = tuple[Value, frozenset[Period], QuoteSentence]

@@ -21,6 +21,8 @@ asks (`question.py`):
   $93,600.00" answers "What is the total annual budget?"), of the kind asked (a percentage change is not a change in
   dollars), for the question's subject (not "a 180% increase in the volume of watts sold" for modules sales); a rate
   asked per year is not a quoted monthly figure;
+- side: a value only a listed conflict's other side gives is reported as a disagreement ("one document says
+  ..."), not asserted as the answer ("Raj Kapoor directed it" where the facts give Mahesh Bhatt; `answer_side.py`);
 - premise: a value the question takes for granted ("$50", "ten units", "July") shown in the answer must be stated
   by a quote, and a question asking why something happened at a time ("Why did Suzuki stop manufacturing it in
   2009?") is not answered by restating that event at that time unless a quote states that event at that time.
@@ -36,17 +38,28 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
-from quotebound.agent.gate.answer_binding import about_subject, bound, figure_clause, figure_in, name_clause, reading
+from quotebound.agent.gate.answer_binding import (
+    about_subject,
+    bound,
+    figure_bound,
+    figure_clause,
+    figure_in,
+    name_clause,
+    proper_subject,
+    reading,
+)
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
 from quotebound.agent.gate.answer_document import document_problem
 from quotebound.agent.gate.answer_period import change_problem, period_problem
 from quotebound.agent.gate.answer_premise import event_problem, premise_problem
+from quotebound.agent.gate.answer_side import side_problem, side_values
 from quotebound.agent.gate.answer_text import (
     VALUE_KINDS,
     Figure,
     Quoted,
     answer_figures,
     answer_texts,
+    asked_values,
     calc_values,
     cells,
     keys,
@@ -58,13 +71,12 @@ from quotebound.agent.gate.answer_text import (
     short,
     stems,
 )
-from quotebound.agent.gate.answer_type import COUNTED_RE, POINTS_RE, WANTED, linked, names, type_ok
+from quotebound.agent.gate.answer_type import POINTS_RE, WANTED, count_problem, linked, names, type_ok
 from quotebound.agent.gate.claims import sentences
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.question import (
     FAMILIES,
-    TIME_UNITS,
     Derivation,
     Family,
     Question,
@@ -133,7 +145,7 @@ def _of_kind(q: Question, text: str, f: Figure) -> bool:
 def _figure_bound(q: Question, key: tuple[str, object], sentence: str) -> bool | None:
     """Whether the quoted sentence states `key` for the question's subject (`answer_binding.bound`)."""
     figure = figure_in(sentence, key)
-    return None if figure is None else bound(q.subject, sentence, figure_clause(sentence, figure))
+    return None if figure is None else figure_bound(q.subject, sentence, figure_clause(sentence, figure))
 
 
 def _derived_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal]) -> str | None:
@@ -197,11 +209,12 @@ def _subject_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Seq
     if not q.subject or q.expects == "year":  # a year that answers is a table's column heading, not its subject
         return None
     checked: list[tuple[Figure, str]] = []
+    proper = proper_subject(q.text, q.subject)
     for f in (f for f in answer_figures(q, text) if f.kind in VALUE_KINDS):  # a section or a code names things
         if any(_same(f, c) for c in calc):
             return None  # a verified calc's result: its operands are checked by the calc rule
         found = sentences_with(f.key, quotes)
-        if any(about_subject(q.subject, f.key, qd, s, quotes) for qd, s in found):
+        if any(about_subject(q.subject, f.key, qd, s, quotes, proper) for qd, s in found):
             return None
         checked += [(f, s) for _, s in found]
     if not checked:
@@ -211,28 +224,6 @@ def _subject_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Seq
         f"the figure {f.text!r} comes from a passage about something else ({short(s)!r}), not about what the "
         "question asks; quote the passage that gives the answer for the question's subject, or report that the "
         "documents do not say"
-    )
-
-
-def _count_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal]) -> str | None:
-    """ "How many categories ...?" answered only with figures of table rows that do not count categories: a row's
-    cells are amounts of what its label names, so a count of the rows' items is computed, not quoted."""
-    counted = COUNTED_RE.search(q.text)
-    noun = fold(counted.group(1)) if counted is not None else ""
-    if not noun or noun in TIME_UNITS or q.expects != "count":
-        return None
-    given = [f for f in answer_figures(q, text) if f.kind in VALUE_KINDS and f.number is not None]
-    if not given or any(_same(f, c) for f in given for c in calc):
-        return None
-    for f in given:
-        for qd, s in sentences_with(f.key, quotes):
-            context = " ".join(o for other in quotes if other.fact == qd.fact for o in other.sentences)
-            context += f" {qd.headings}"  # the row's table headings at its locator ("Bedrooms")
-            if cells(s) is None or shares((stem(noun),), f"{context} {reading(f.key, qd, s, quotes)}"):
-                return None
-    return (
-        f"the question counts {noun}, but {given[0].text!r} is an amount its table row gives, not a count of them; "
-        "count them with calc over the quoted rows, or report that the documents do not give it"
     )
 
 
@@ -266,6 +257,7 @@ def check(inputs: GateInputs) -> list[Finding]:
         return []
     quotes = quoted(inputs)
     calc = calc_values(inputs)
+    given, sides = side_values(inputs)
     messages: list[str] = []
     for where, text in texts:
         if _lead_in(q, text):
@@ -273,12 +265,12 @@ def check(inputs: GateInputs) -> list[Finding]:
                 f"{where} only introduces what follows (it ends with a colon) and states no answer; state the "
                 "value itself from the line that gives it, or report that the documents do not say"
             )
-        elif not type_ok(q, text, quotes):
+        elif not type_ok(q, text, quotes, asked_values(q, inputs)):
             messages.append(
                 f"{where} does not answer the question: it asks {WANTED[q.expects]}, and the answer gives none; "
                 "state it from the quote that gives it, or report that the documents do not say"
             )
-        for problem in (_derived_problem, _subject_problem, premise_problem, _count_problem):
+        for problem in (_derived_problem, _subject_problem, premise_problem, count_problem):
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")
@@ -289,6 +281,7 @@ def check(inputs: GateInputs) -> list[Finding]:
             calc_operands,
             change_problem(q, text, quotes) if not calc else None,
             period_problem(q, text, quotes) if not calc else None,
+            side_problem(text, given, sides),
         )
         for other in others:
             if other is not None:

@@ -14,8 +14,9 @@ other line, both reading the sentences themselves, never a `key`:
 Numbers, money, percentages and dates compare within `tolerance_pct`, names by spelling. Values of one document are
 that document's own slots (a release date and a reissue date): a conflict is two documents disagreeing. Lines
 flagged as instructional text are never read, a value another fact of the draft states is left to
-`conflicts_reported`, and a sentence giving a value the draft lists is accounted for: its other values are about
-other things.
+`conflicts_reported`, a sentence giving a value the draft lists is accounted for: its other values are about
+other things, and a value telling which thing of the subject's name a line is about ("Ardhangini (2018 TV series)",
+`answer_slot.tells_which`) says nothing of the subject.
 """
 
 from __future__ import annotations
@@ -24,7 +25,14 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from quotebound.agent.core.contracts import Conflict
-from quotebound.agent.gate.answer_slot import answer_values, answers_apart, fills_question, names_by_document
+from quotebound.agent.gate.answer_slot import (
+    agent_for_place,
+    answer_values,
+    answers_apart,
+    fills_question,
+    names_by_document,
+    tells_which,
+)
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -126,6 +134,7 @@ def _same_words(
                 or other.sentence in agreeing
                 or (e.source_id, other.sentence) in listed
                 or is_subject(other, question)
+                or tells_which(other, question)
             ):
                 continue  # (one document's values are its own slots: a conflict is two documents disagreeing)
             if not values_differ(mine, other, tolerance):
@@ -144,11 +153,18 @@ def _question_slot(
     question: QuestionTerms,
     names: Mapping[str, frozenset[str]],
     tolerance: float,
+    asked: str = "",
 ) -> list[tuple[Stated, Evidence]]:
     """(answer value, evidence) pairs where another document answers the question itself otherwise. A sentence that
     also gives a value the draft states or lists is accounted for ("located on Main Street ... in New Orleans",
-    where the draft lists New Orleans)."""
-    fillers = [e for e in evidence if fills_question(e.occurrence, question, names.get(e.source_id, frozenset()))]
+    where the draft lists New Orleans), and a passive's agent answers no question of where or when (`asked`: the
+    question's text)."""
+    fillers = [
+        e
+        for e in evidence
+        if fills_question(e.occurrence, question, names.get(e.source_id, frozenset()))
+        and not agent_for_place(e.occurrence, asked)
+    ]
     if not fillers:
         return []
     by_sentence: defaultdict[str, list[Occurrence]] = defaultdict(list)
@@ -165,7 +181,9 @@ def _question_slot(
     return [
         (s, e)
         for e in fillers
-        if not is_subject(e.occurrence, question) and not reported(e.occurrence.sentence)
+        if not is_subject(e.occurrence, question)
+        and not tells_which(e.occurrence, question)
+        and not reported(e.occurrence.sentence)
         for s in answers
         if e.source_id != s.source_id and answers_apart(s.occurrence, e.occurrence, tolerance)
     ]
@@ -187,7 +205,9 @@ def check(inputs: GateInputs) -> list[Finding]:
     answers = answer_values(inputs, stated)
     if answers and question.attribute:
         names_of = names_by_document(inputs)
-        pairs += _question_slot(answers, stated, conflicts, evidence, question, names_of, tolerance)
+        pairs += _question_slot(
+            answers, stated, conflicts, evidence, question, names_of, tolerance, inputs.question or ""
+        )
     findings: list[Finding] = []
     reported: set[tuple[str, str, str]] = set()
     for s, e in pairs:

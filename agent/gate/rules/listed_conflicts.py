@@ -33,6 +33,7 @@ from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.conflicts import parse_value
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slot_alike import answers_alike
 from quotebound.agent.gate.slots import Occurrence, QuestionTerms, question_terms, same_slot, values_differ
 from quotebound.agent.gate.stated import locate, quote_sentences, split_sentences, stated_values
 from quotebound.agent.gate.tokens import extract_tokens, quote_keys
@@ -105,7 +106,13 @@ def _demanded(inputs: GateInputs, question: QuestionTerms) -> Demanded:
             source != other_source
             and any(a.family == mine.family and not values_differ(a, mine, tolerance) for a in answers)
             and answers_apart(mine, other, tolerance)
-            and (answers_question(other_source, other) or counts_alike(mine, other, question))
+            and (
+                answers_question(other_source, other)
+                or counts_alike(mine, other, question)
+                or answers_alike(
+                    mine, other, question, (names.get(source, frozenset()), names.get(other_source, frozenset()))
+                )
+            )
         )
 
     return demanded

@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, Fact, Support
-from quotebound.agent.gate.answer_slot import answer_values, answers_apart, document_names, fills_question
+from quotebound.agent.gate.answer_slot import (
+    answer_values,
+    answers_apart,
+    document_names,
+    fills_question,
+    tells_which,
+)
 from quotebound.agent.gate.inputs import GateInputs, SourceInfo
 from quotebound.agent.gate.slots import Occurrence, occurrences, question_terms, word_key
 from quotebound.agent.gate.stated import stated_values
@@ -117,3 +123,17 @@ def test_a_named_place_before_the_value_s_phrase_is_no_anchor() -> None:
         at("The count was buried at the Chateau de Vaux on 3 December 1737.", "3 December 1737"), died, morel
     )
     assert at("Population of Kensett: 2,500", "2,500").anchors == {word_key("Kensett")}
+
+
+def test_a_figure_telling_which_thing_of_the_subject_s_name_is_meant_says_nothing_of_it() -> None:
+    """ "Maple Hollow (2018 TV series)" names another series of that name; a date alone after the name ("born
+    ...", a life's span) is a fact about the subject itself."""
+    question = question_terms('What is the language of the television series "Maple Hollow"?')
+    other = "Maple Hollow (2018 TV series), a 2018 Indian Bengali-language television series airing on Star."
+    glossed, said = [o for o in occurrences(other) if o.text == "2018"]
+    assert tells_which(glossed, question)
+    assert not tells_which(said, question)  # "a 2018 ... series" outside the parenthesis says something
+    born = question_terms("When was Ann Roe born?")
+    assert not tells_which(at("Ann Roe (born 3 May 1900) was a painter.", "3 May 1900"), born)
+    assert not tells_which(at("Ann Roe (3 May 1900 - 9 June 1970) was a painter.", "9 June 1970"), born)
+    assert not tells_which(at("Ann Roe (born 1900 in Leeds) was a painter.", "1900"), born)

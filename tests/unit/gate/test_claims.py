@@ -155,3 +155,29 @@ def test_the_evidence_of_several_quotes_is_the_union_of_each_quotes_evidence() -
     assert both.plain == tuple(dict.fromkeys(one.plain + two.plain))
     assert both.axes == one.axes | two.axes
     assert both.says("taxes") and both.says("raised") and not both.says("pets")
+
+
+def test_a_line_introducing_the_next_table_is_its_caption_across_paragraphs() -> None:
+    page = dict(
+        enumerate(
+            [
+                "The following table presents sales information by geographic area:",
+                "",
+                "Customers comprising more than 10% of revenue can change from year to year.",
+                "Single customers in 2019 included three customers.",
+                "Property, plant and equipment is reported on a company-wide basis.",
+                "",
+                "| (In thousands) | 2019 | 2018 |",
+                "| --- | --- | --- |",
+                "| United States | $300,853 | $288,843 |",
+                "",
+                "Other text.",
+                "| Segment | 2019 |",
+                "| --- | --- |",
+                "| Retail | 5 |",
+            ],
+            start=1,
+        )
+    )
+    assert "sales information" in table_header(page, 9)
+    assert "sales information" not in table_header(page, 14)  # another table stands between

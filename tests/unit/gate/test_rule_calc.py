@@ -7,10 +7,12 @@ from collections.abc import Callable
 import pytest
 
 from quotebound.agent.core.contracts import CalcDerivation, Draft, Fact, Support
+from quotebound.agent.gate.derivation import calc_problem
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules import calc
 from quotebound.agent.gate.verification import Status, Verification
+from quotebound.tools.calc import recompute
 
 QUOTE = "The monthly assessment is $325.00 per unit."
 SUPPORT = Support(source_id="budget.md", locator="p.1 L3-L3", quote=QUOTE)
@@ -169,3 +171,34 @@ def test_an_operand_may_come_from_its_rows_table_headings(
     assert codes(make_inputs(draft, checks={(0, 0): headed})) == []
     unquoted = [(FindingCode.CALC_OPERAND_UNQUOTED, "2019"), (FindingCode.CALC_OPERAND_UNQUOTED, "2017")]
     assert codes(make_inputs(draft)) == unquoted
+
+
+def test_a_stated_value_may_round_the_result_to_its_own_places(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # 325.00 / 7 = 46.428571...: calc.value carries every digit, the fact states it as an answer would
+    exact = "46.42857142857142857142857142857143"
+    for stated in ("46.43", "46.4", "46"):
+        assert calc.check(make_inputs(make_draft(derived("325.00 / 7", exact, stated=stated)))) == []
+
+
+def test_a_rounding_that_is_wrong_or_too_coarse_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    exact = "46.42857142857142857142857142857143"
+    for stated in ("46.42", "46.5", "50"):
+        findings = calc.check(make_inputs(make_draft(derived("325.00 / 7", exact, stated=stated))))
+        assert [f.code for f in findings] == [FindingCode.CALC_MISMATCH], stated
+    # calc.value is what the tool returned: a rounded calc.value is not it
+    findings = calc.check(make_inputs(make_draft(derived("325.00 / 7", "46.43"))))
+    assert [f.code for f in findings] == [FindingCode.CALC_MISMATCH]
+
+
+def test_a_calc_value_with_every_digit_the_tool_returns_is_the_result() -> None:
+    expr = "(793.4 - 843.5) / 843.5 * 100"
+    exact = recompute(expr)
+    assert exact is not None and len(exact.replace("-", "").replace(".", "")) > 28  # past the default precision
+    honest = Fact(text="x", support=[SUPPORT], value="-5.94%", calc=CalcDerivation(expr=expr, value=exact))
+    assert calc_problem(honest) is None
+    off_by_one_digit = exact[:-1] + ("5" if exact[-1] != "5" else "6")
+    assert calc_problem(Fact(text="x", support=[SUPPORT], calc=CalcDerivation(expr=expr, value=off_by_one_digit)))

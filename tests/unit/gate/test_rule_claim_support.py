@@ -161,6 +161,19 @@ def test_what_a_calc_did_may_be_said_in_words(
     assert any("'average'" in m for m in judge(make_draft(uncalculated), "What is the average?", cited_lines=()))
 
 
+def test_less_between_a_verified_calcs_operands_is_its_minus(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    row = "| Distribution | 136.4 | 131.7 |"
+    calc = CalcDerivation(expr="136.4 - 131.7", value="4.7")
+    honest = fact(row, "Distribution: 136.4 (2019) less 131.7 (2018) = 4.7.", "notes.md", calc=calc)
+    assert judge(make_draft(honest), "What was the change in distribution?", cited_lines=()) == []
+    turned = fact(row, "Distribution: 131.7 (2018) less 136.4 (2019) = 4.7.", "notes.md", calc=calc)
+    assert any("'less'" in m for m in judge(make_draft(turned), "What was the change?", cited_lines=()))
+    uncalculated = fact(row, "Distribution was 4.7 less than the year before.", "notes.md")
+    assert any("'less'" in m for m in judge(make_draft(uncalculated), "What was the change?", cited_lines=()))
+
+
 def test_direction_follows_the_operands_as_the_claim_states_them(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
@@ -292,7 +305,8 @@ def test_words_are_matched_up_to_inflection_and_derivation(make_inputs: Callable
 
     quote = QuoteSpan("notes.md", "p.1 L1-L1", "IMFT repaid the loans it owned in short-term deals.", "")
     for text, missing in [
-        ("The repayment of owned loans.", ["repayment"]),  # "repayment" is "repay", not "repaid"
+        ("The repayment of owned loans.", []),  # "repayment" is "repay", and so is the irregular "repaid"
+        ("The refinancing of owned loans.", ["refinancing"]),
         ("Shorter deals; ownership of loans; deal repaid.", []),
     ]:
         claim = Claim("fact 0 text", text, 0, (quote,), "fact_text")
@@ -516,3 +530,71 @@ def test_an_instruction_in_a_document_lends_no_word_to_a_label(
     flagged = frozenset({("declaration.md", 1, 4)})
     refused = judge(draft, "What is the late charge?", cited_lines=cited, flagged=flagged)
     assert any(m.startswith("fact 0 key says 'potluck'") for m in refused)
+
+
+def test_a_comparison_restates_a_quoted_change_the_same_way(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    quote = "The increase in inventory is attributable to an increase in production volume at the Flowood facility."
+    cited = lines("notes.md", [quote])
+    honest = fact(quote, "The inventory increase is attributed to higher production volume at Flowood.", "notes.md")
+    assert judge(make_draft(honest), "What is the increase due to?", cited_lines=cited) == []
+    reversed_ = fact(quote, "The inventory increase is attributed to lower production volume at Flowood.", "notes.md")
+    assert any("'lower'" in m for m in judge(make_draft(reversed_), "Why?", cited_lines=cited))
+
+
+def test_a_comparison_of_two_named_periods_follows_the_quoted_columns(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    table = ["| | 2019 | 2018 |", "|---|---|---|", "| Total costs | $8,455 | $10,647 |"]
+    cited = lines("notes.md", table)
+    calc = CalcDerivation(expr="10647 - 8455", value="2192")
+    honest = fact(table[2], "Total costs were $2,192 lower in 2019 than in 2018.", "notes.md", 3, calc=calc)
+    assert judge(make_draft(honest), "What is the difference?", cited_lines=cited) == []
+    swapped = fact(table[2], "Total costs were $2,192 lower in 2018 than in 2019.", "notes.md", 3, calc=calc)
+    assert any("'lower'" in m for m in judge(make_draft(swapped), "What is the difference?", cited_lines=cited))
+
+
+def test_a_fiscal_year_is_a_year_the_quotes_date(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    table = ["| | July 27, 2019 | July 28, 2018 |", "|---|---|---|", "| Service revenue | 12,899 | 12,621 |"]
+    cited = lines("notes.md", table)
+    honest = fact(table[2], "Service revenue was 12,621 in fiscal 2018.", "notes.md", 3)
+    assert judge(make_draft(honest), "What was the service revenue in 2018?", cited_lines=cited) == []
+    other = fact(table[2], "Service revenue was 12,621 in fiscal 2017.", "notes.md", 3)
+    assert any("'fiscal'" in m for m in judge(make_draft(other), "What was it?", cited_lines=cited))
+
+
+def test_a_key_may_join_two_label_words_and_a_listed_conflict_may_be_called_disputed(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    born = "Born in Houghton County, Michigan, Dunn lived in Blue Hill, Maine."
+    cited = lines("bio.md", [born])
+    keyed = fact(born, "Born in Houghton County, Michigan.", "bio.md", key="Dunn•birthplace")
+    assert judge(make_draft(keyed), "Where was Dunn born?", cited_lines=cited) == []
+    invented = fact(born, "Born in Houghton County, Michigan.", "bio.md", key="Dunn•hometown")
+    assert any("'hometown'" in m for m in judge(make_draft(invented), "Where was Dunn born?", cited_lines=cited))
+    one, two = "He died on 1 December 1737.", "He died on 15 June 1745."
+    cited = lines("bio.md", [one, two])
+    values = [ConflictValue(value=v, source_id="bio.md", locator=f"p.1 L{n}-L{n}", quote=q)
+              for n, (v, q) in enumerate((("1 December 1737", one), ("15 June 1745", two)), start=1)]  # fmt: skip
+    level2 = "Died 1 December 1737; disputed: 15 June 1745. The sources disagree on the date."
+    listed = make_draft(fact(one, "He died on 1 December 1737.", "bio.md"), level2=level2,
+                        conflicts=[Conflict(key="death date", values=values)])  # fmt: skip
+    assert judge(listed, "When did he die?", cited_lines=cited) == []
+    unlisted = make_draft(fact(one, "He died on 1 December 1737.", "bio.md"), level2=level2)
+    assert any("'disputed'" in m for m in judge(unlisted, "When did he die?", cited_lines=cited))
+
+
+def test_a_number_word_may_say_how_many_places_a_verified_calc_rounds_to(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    table = ["| | 2019 | 2018 | 2017 |", "|---|---|---|---|", "| Cash | $9.0 | $12.2 | $12.8 |"]
+    cited = lines("notes.md", table)
+    calc = CalcDerivation(expr="round((9.0 + 12.2 + 12.8) / 3, 2)", value="11.33")
+    text = "The average of 9.0, 12.2 and 12.8 is 11.33 after rounding to {} places."
+    honest = fact(table[2], text.format("two"), "notes.md", 3, calc=calc)
+    assert judge(make_draft(honest), "What is the average?", cited_lines=cited) == []
+    wrong = fact(table[2], text.format("four"), "notes.md", 3, calc=calc)
+    assert any("'four'" in m for m in judge(make_draft(wrong), "What is the average?", cited_lines=cited))

@@ -319,3 +319,53 @@ def test_a_sentence_giving_a_listed_value_is_accounted_for(
     assert conflicts_in_bundles.check(inputs) == []
     inputs = make_inputs(make_draft(answer), bundles=(lines,), question=question)
     assert "KL Metro" in [f.token for f in conflicts_in_bundles.check(inputs)]
+
+
+def test_a_passive_s_agent_answers_no_question_of_where(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """Asked where the paper is published, "published by the Acme Company" says who publishes it, not where; a line
+    saying it is published in another town is still demanded."""
+    mine = "The Harbor Gazette is published in Belleville."
+    answer = fact("The Harbor Gazette is published in Belleville.", mine, "a.txt", value="Belleville")
+    question = "Where is the Harbor Gazette published?"
+
+    def demanded(line: str) -> list[str | None]:
+        inputs = make_inputs(make_draft(answer), bundles=(make_bundle("b.txt", [line]),), question=question)
+        return [f.token for f in conflicts_in_bundles.check(inputs)]
+
+    assert demanded("Since 2009 the Harbor Gazette is published by the Acme Company.") == []
+    assert demanded("Since 2009 the Harbor Gazette is published in Springfield.") == ["Springfield"]
+
+
+def test_a_figure_telling_which_thing_of_the_name_is_meant_is_no_other_answer(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """A disambiguation line "Maple Hollow ( 2018 TV series )" speaks of another series of that name: its year is
+    no other year for "the 2017 TV series" the answer describes (`answer_slot.tells_which`; a year said of the
+    series outside that parenthesis still counts, `test_answer_slot`)."""
+    mine = (
+        "Maple Hollow (2017 TV series) Maple Hollow is an Indian Assamese-language television drama series which "
+        "aired on Rang from 2017 to 21 April 2018."
+    )
+    answer = fact("Maple Hollow is in Assamese.", mine, "a.txt", value="Assamese-language")
+    draft = make_draft(answer)
+    draft = draft.model_copy(
+        update={
+            "evidence": draft.evidence.model_copy(
+                update={"answer": "Maple Hollow, the 2017 TV series, is in Assamese."}
+            )
+        }
+    )
+    question = 'What is the language of the television series "Maple Hollow"?'
+    listing = (
+        "series which aired on Zee TV Maple Hollow ( 2017 TV series ) , a 2017-2018 Indian Assamese-language "
+        "television series which aired on Rang Maple Hollow ( 2018 TV series ) , a 2018 Indian Bengali-language "
+        "television series airing on Star Jalsha"
+    )
+    inputs = make_inputs(draft, bundles=(make_bundle("b.txt", [listing]),), question=question)
+    assert conflicts_in_bundles.check(inputs) == []

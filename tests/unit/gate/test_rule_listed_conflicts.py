@@ -10,6 +10,7 @@ from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.rules import listed_conflicts
 from quotebound.agent.gate.verification import Status, Verification
+from tests.unit.gate.conftest import build_bundle
 
 BUDGET = "The monthly assessment is $325.00 per unit."
 NOTICE = "From July 2025 the monthly assessment is $340.00 per unit."
@@ -283,3 +284,91 @@ def test_a_side_answering_the_question_in_a_paraphrase_of_its_word_is_a_real_con
     assert found(constructed, paraphrase) == []
     assert found(completed, paraphrase) == [FindingCode.CONFLICT_NOT_REAL]
     assert found(constructed, None) == [FindingCode.CONFLICT_NOT_REAL]
+
+
+def _two_documents(first: str, first_quote: str, second: str, second_quote: str) -> Conflict:
+    return Conflict(
+        key="answer",
+        values=[
+            ConflictValue(value=first, source_id="a.txt", locator="p.1 L1-L1", quote=first_quote),
+            ConflictValue(value=second, source_id="b.txt", locator="p.1 L1-L1", quote=second_quote),
+        ],
+    )
+
+
+def _listed_across(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    question: str,
+    mine: tuple[str, str],
+    other: tuple[str, str],
+) -> list[FindingCode]:
+    """The draft answers `mine` (value, quote) from a.txt and lists it against `other` from b.txt; each document's
+    passage is resolved (a document names its subject through its passages)."""
+    value, quote = mine
+    answer = Fact(text=quote, support=[Support(source_id="a.txt", locator="p.1 L1-L1", quote=quote)], value=value)
+    pair = _two_documents(value, quote, *other)
+    bundles = (build_bundle("a.txt", [quote]), build_bundle("b.txt", [other[1]]))
+    inputs = make_inputs(make_draft(answer, conflicts=[pair]), question=question, bundles=bundles)
+    return [f.code for f in listed_conflicts.check(inputs)]
+
+
+def test_two_documents_answering_in_one_frame_in_their_own_words_are_a_real_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """Two documents word one fact differently: the values need not stand in the same words, only where each
+    document answers the question about its named subject, in one frame (the same nearest word, or the same word
+    governing the value's preposition), with no qualifier parting them."""
+    language = 'What is the language of the television series "Maple Hollow"?'
+    assamese = "Maple Hollow is an Indian Assamese-language television drama series which aired on Rang."
+    finnish = (
+        "- Maple Hollow (2017 TV series), a 2017-2018 Indian Finnish-language television series which aired on Zee."
+    )
+    found = _listed_across(
+        make_draft, make_inputs, language, ("Assamese-language", assamese), ("Finnish-language", finnish)
+    )
+    assert found == []
+    artist = 'Who is the artist of the album "Quiet Hours"?'
+    duo = "Quiet Hours is the debut studio album by American indie rock duo Best Coast, released on Summer Records."
+    band = "Quiet Hours is the debut studio album by British rock band The Beatles, released by Summer Records."
+    assert _listed_across(make_draft, make_inputs, artist, ("Best Coast", duo), ("The Beatles", band)) == []
+    where = "Where is the Harbor Gazette published?"
+    belleville = "The Harbor Gazette is a daily newspaper in Belleville, Illinois."
+    springfield = "The Harbor Gazette is a daily newspaper in Springfield, Illinois."
+    found = _listed_across(
+        make_draft, make_inputs, where, ("Belleville, Illinois", belleville), ("Springfield, Illinois", springfield)
+    )
+    assert found == []
+
+
+def test_two_documents_giving_other_attributes_or_other_things_are_no_conflict(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """The leniency across documents is never a licence to pair a birth date with a death date, two censuses, two
+    roles of one subject, or two things of one name."""
+    not_real = [FindingCode.CONFLICT_NOT_REAL]
+    born = "When was Ann Roe born?"
+    birth = "Ann Roe was born on 3 May 1900 in Leeds."
+    death = "Ann Roe died on 9 June 1970 in York."
+    span = "Ann Roe (4 May 1901 - 9 June 1970) was an English painter."
+    assert _listed_across(make_draft, make_inputs, born, ("3 May 1900", birth), ("9 June 1970", death)) == not_real
+    assert _listed_across(make_draft, make_inputs, born, ("3 May 1900", birth), ("9 June 1970", span)) == not_real
+    population = "What is the population of Elm Township?"
+    census = "As of the 2000 census, the Elm Township population was 428."
+    later = "As of the 2010 census, the Elm Township population was 42,800."
+    assert _listed_across(make_draft, make_inputs, population, ("428", census), ("42,800", later)) == not_real
+    artist = 'Who is the artist of the album "Quiet Hours"?'
+    duo = "Quiet Hours is the debut studio album by American indie rock duo Best Coast, released on Summer Records."
+    produced = "Quiet Hours is a debut studio album produced by Tom Quill at Summer Records."
+    assert _listed_across(make_draft, make_inputs, artist, ("Best Coast", duo), ("Tom Quill", produced)) == not_real
+    where = "Where is the Harbor Gazette published?"
+    belleville = "The Harbor Gazette is a daily newspaper in Belleville, Illinois."
+    other_paper = "The Harbor Gazette & Leader is a daily newspaper in Russellville, Kentucky."
+    found = _listed_across(
+        make_draft, make_inputs, where, ("Belleville, Illinois", belleville), ("Russellville, Kentucky", other_paper)
+    )
+    assert found == not_real
+    quorum = "What is the quorum of the Elm Club?"
+    normal = "The quorum of the Elm Club is 25% of the members."
+    adjourned = "At an adjourned meeting of the Elm Club the quorum is 15% of the members."
+    assert _listed_across(make_draft, make_inputs, quorum, ("25%", normal), ("15%", adjourned)) == not_real

@@ -295,3 +295,16 @@ def test_a_short_past_tense_keeps_its_verb() -> None:
     assert word_key("need") != word_key("nee")
     died = at("The last count, Henri Morel, died on 15 June 1745.", "15 June 1745")
     assert question_terms("When did Henri Morel die?").asked <= died.stems
+
+
+def test_a_gloss_of_the_subject_s_name_qualifies_nothing() -> None:
+    """ "Quiet Hours (Urdu: chupke meaning Silence)" glosses the name: its words ("chupke meaning") narrow nothing the
+    sentence says of the film (without the reading, "chupke" qualifies "meaning" and parts the two)."""
+    question = question_terms("What is the language of the film Quiet Hours?")
+    plain = "Quiet Hours (meaning Silence) is a 1998 Pakistani Punjabi-language action film directed by Syed Noor."
+    glossed = (
+        "Quiet Hours (Urdu: chupke meaning Silence) is a 1998 Pakistani Urdu-language action film directed by Syed."
+    )
+    a = next(o for o in occurrences(plain) if "Punjabi" in o.text)
+    b = next(o for o in occurrences(glossed) if "Urdu-language" in o.text)
+    assert same_slot(a, b, question) is None

@@ -172,3 +172,13 @@ def test_the_word_before_a_position_is_the_last_word_of_the_text_before_it() -> 
         for end in range(len(text) + 1):
             expected = [fold(w) for w in WORD.findall(text[:end])[-1:]]
             assert _word_before(text, end) == (expected[0] if expected else "")
+
+
+def test_documents_after_a_conjunction_may_attribute_a_value(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    honest = _bios(make_draft, level1="Ritchie was born on June 19, 1910, although two documents attribute it to 1900.")
+    assert judge(honest) == []
+    # the verb is free only as what the documents do: said of the world it is a word like any other
+    world = _bios(make_draft, level1="Ritchie was born on June 19, 1910, and historians attribute it to 1900.")
+    assert any("'attribute'" in m for m in judge(world))

@@ -112,6 +112,15 @@ def test_pool_supports_quoted_tokens_and_recomputed_values() -> None:
     assert supported == ["$325", "$3,900.00", "4.5%", "25%"]
 
 
+def test_pool_supports_a_recomputed_value_rounded_to_its_own_places() -> None:
+    pool = TokenPool.empty()
+    pool.add_calc(Decimal("11.45251396648044692737430167597765"))
+    pool.add_calc(Decimal("0.4"))
+    said = "11.45%; 11.5%; 11%; 11.46%; 12%; 0%; 0.4; 1"
+    supported = [t.text for t in extract_tokens(said) if pool.supports(t)]
+    assert supported == ["11.45%", "11.5%", "11%", "0.4"]
+
+
 def test_operands_and_values() -> None:
     assert operand_key("1,200.50") == ("num", Decimal("1200.50"))
     assert operand_key("15%") == ("pct", Decimal("15"))
@@ -226,7 +235,8 @@ def test_a_percentage_change_may_be_stated_by_its_size() -> None:
     pool.add_calc(Decimal("-22.22"))  # round((44.1 - 56.7) / 56.7 * 100, 2)
     assert pool.supports(extract_tokens("fell by 22.22%")[0])
     assert pool.supports(extract_tokens("-22.22%")[0])
-    assert not pool.supports(extract_tokens("fell by 22.2%")[0])
+    assert pool.supports(extract_tokens("fell by 22.2%")[0])  # rounded to its own places
+    assert not pool.supports(extract_tokens("fell by 22.3%")[0])
 
 
 @pytest.mark.parametrize(
@@ -332,3 +342,15 @@ def _windows_reference(text: str) -> list[tuple[int, int]]:
 def test_the_reading_windows_are_the_reference_ones(parts: list[str]) -> None:
     text = "".join(parts)
     assert tokens_module._windows(text) == _windows_reference(text)
+
+
+def test_a_date_with_its_comma_set_apart_is_that_date() -> None:
+    """Text extracted with spaces around its marks ("September 19 , 1902") still gives the date, and only it."""
+    assert ("date", "1902-09-19") in quote_keys("On September 19 , 1902 , it was dedicated")
+    assert ("date", "1902-09-19") in quote_keys("On 19 September , 1902 , it was dedicated")
+    assert ("date", "1902-09-20") not in quote_keys("On September 19 , 1902 , it was dedicated")
+
+
+def test_a_month_of_a_year_is_that_month() -> None:
+    assert ("date", "1850-09") in quote_keys("A crowd attended the dedication in September of 1850.")
+    assert [t.key for t in extract_tokens("the cost of 2,000")] == [("num", Decimal("2000"))]
