@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Final
 
 from quotebound.agent.gate.answer_text import Quoted, answer_figures, keys, short
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.question import Question, document_titles, named_sources, read_question
 from quotebound.agent.gate.question_documents import phrase_names
+from quotebound.agent.gate.tokens import Key, extract_tokens
 from quotebound.agent.gate.vocabulary import STOPWORDS, WORD, fold, stem
+from quotebound.tools.calc import recompute
 
 _BEFORE_TRAILING: Final = re.compile(r"\b(?:in|from|under|per)\s+$", re.I)  # "... from the restructuring plan?"
 
@@ -87,14 +90,30 @@ def document_problem(
             f"the question asks about {titles}, but the answer quotes none of its passages; quote the passage of "
             "that document that answers, or report that it does not say"
         )
+    stated = frozenset(k for qd in own for s in qd.sentences for k in keys(s))
+    stated |= _computed_from(inputs, stated)
     for _, text in texts:
         given = answer_figures(q, text)
-        if given and not any(f.key in keys(s) for f in given for qd in own for s in qd.sentences):
+        if given and not any(f.key in stated for f in given):
             return (
                 f"the question asks about {titles}, but the answer's figures come from other documents; quote the "
                 "passage of that document that answers, or report that it does not say"
             )
     return None
+
+
+def _computed_from(inputs: GateInputs, stated: frozenset[Key]) -> frozenset[Key]:
+    """The results of the draft's calcs whose operands are all figures the document states: a sum or a change of
+    the document's own figures comes from that document ("the combined budget" of two budget lines)."""
+    out: set[Key] = set()
+    for fact in inputs.draft.evidence.facts:
+        if fact.calc is None:
+            continue
+        operands = [t.key for t in extract_tokens(fact.calc.expr)]
+        got = recompute(fact.calc.expr) if operands and all(k in stated for k in operands) else None
+        if got is not None:
+            out.add(("num", Decimal(got)))
+    return frozenset(out)
 
 
 __all__ = ["document_problem"]

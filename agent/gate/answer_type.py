@@ -102,9 +102,13 @@ def entity_word(word: str) -> bool:
 
 
 def _in_question(q: Question, word: str) -> bool:
-    """`word` is a word of the question, up to inflection or a shared long prefix ("approval" ~ "approves")."""
+    """`word` is a word of the question, up to inflection or, written in lower case, a shared long prefix
+    ("approval" ~ "approves"). A capitalized word that only shares a prefix is a name or a title of its own
+    ("President" for "Who presides ...?")."""
     s = stem(word)
-    return s in q.words or (len(s) >= PREFIX and any(w[:PREFIX] == s[:PREFIX] for w in q.words))
+    if s in q.words:
+        return True
+    return not word[:1].isupper() and len(s) >= PREFIX and any(w[:PREFIX] == s[:PREFIX] for w in q.words)
 
 
 def names(q: Question, text: str, quotes: Sequence[Quoted]) -> list[tuple[str, int]]:

@@ -15,7 +15,7 @@ from typing import Final
 
 from quotebound.agent.gate.answer_slot import narrows
 from quotebound.agent.gate.slot_occurrence import Occurrence
-from quotebound.agent.gate.slot_words import NAME_JOINERS, WORD_OR_GAP, QuestionTerms, is_content, word_key
+from quotebound.agent.gate.slot_words import COPULAS, NAME_JOINERS, WORD_OR_GAP, QuestionTerms, is_content, word_key
 from quotebound.agent.gate.slots import name_gloss, narrowed_apart
 
 
@@ -32,7 +32,8 @@ def answers_alike(
     - each names the question's subject in full, in its sentence or through its document, and in its clause unless
       its document names it; the subject's names in the two sentences are one name ("Belleville News-Democrat" is
       not "News-Democrat & Leader": two things of one name);
-    - nothing narrows either value (`answer_slot.narrows`; a description of the named subject aside) and no
+    - nothing narrows either value (`answer_slot.narrows`; a description of the named subject, or a qualifier both
+      carry, aside: two documents calling it a "mini album" disagree about one thing) and no
       qualifier in one sentence only parts them (`slots.narrowed_apart`: "an adjourned meeting");
     - the two stand in one frame: under the same preposition, or none, and sharing the word nearest each (both
       "television", both "newspaper in"), or both hang on the same word through that preposition ("album by").
@@ -45,7 +46,9 @@ def answers_alike(
             return False  # about the subject: named in full by its sentence or its document
         if not (question.names & occurrence.clause or question.names <= document):
             return False
-        if narrows(occurrence, question, named=True):
+    common = mine.modifiers & other.modifiers  # a qualifier both sides carry parts neither from the other
+    for occurrence in (mine, other):
+        if narrows(replace(occurrence, modifiers=occurrence.modifiers - common), question, named=True):
             return False
     if narrowed_apart(_subject_side(mine, question), _subject_side(other, question), question, named=True):
         return False
@@ -74,6 +77,8 @@ def _own_phrase(occurrence: Occurrence) -> frozenset[str]:
     if not occurrence.lead or occurrence.lead not in (w.casefold() for w in words):
         return frozenset()
     at = max(i for i, w in enumerate(words) if w.casefold() == occurrence.lead)
+    if any(w.casefold() in COPULAS for w in words[at + 1 :]):
+        return frozenset()  # "at an adjourned meeting is 15%": the preposition's phrase ended; the value is no part
     return frozenset(word_key(w) for w in words[at + 1 :] if w[0].isalpha() and is_content(w))
 
 

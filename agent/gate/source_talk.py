@@ -61,6 +61,7 @@ _CONJUNCTIONS: Final = frozenset("and but while whereas though although".split()
 _MODIFIER_GAP: Final = re.compile(r"\s+|\s*[-–]\s*|,\s+")
 _MAX_MODIFIERS: Final = 3
 _DEFINITE: Final = frozenset("the all these those each both its their".split())
+_ELIDED_VALUE: Final = re.compile(r"\s+[$€£]?\d")  # a value right after a word: "and a third 22 October"
 _ANAPHORIC: Final = frozenset("that same".split())  # "that year", "the same day": the period already named
 _RANGE: Final = re.compile(r"\s*(?:[-–—]|to|through|until)\s*", re.I)
 _SPAN: Final = re.compile(r"\(([^()]{4,80}?)\s*[–—-]{1,2}\s*([^()]{4,80}?)\)")
@@ -148,14 +149,22 @@ def _reports(
 def counts_documents(found: Sequence[Word], i: int, claim: Claim, inputs: GateInputs) -> bool:
     """`found[i]` (a number or an ordinal) counts documents, no more than the draft read: the next content word
     names one ("two sources"), or reports ("a second says")."""
-    if i + 1 >= len(found):
-        return False
-    after = found[i + 1].text
-    if not (in_category(after, DOCUMENT_NOUNS) or in_category(after, REPORTING_VERBS)):
+    after = found[i + 1].text if i + 1 < len(found) else ""
+    named = bool(after) and (in_category(after, DOCUMENT_NOUNS) or in_category(after, REPORTING_VERBS))
+    if not (named or _elided(found, i, claim.text)):
         return False
     folded = fold(found[i].text)
     n = NUMBER_WORDS.get(folded, ORDINALS.get(folded, 0))
     return 0 < n <= _known_sources(claim, inputs)
+
+
+def _elided(found: Sequence[Word], i: int, text: str) -> bool:
+    """`found[i]` is an ordinal standing for a document whose noun and verb are left out, a value right after it,
+    after a document noun ("another page gives 22 October 1900 and a third 22 October 1885")."""
+    w = found[i]
+    if fold(w.text) not in ORDINALS or not _ELIDED_VALUE.match(text, w.start + len(w.text)):
+        return False
+    return any(in_category(f.text, DOCUMENT_NOUNS) for f in found[:i])
 
 
 # --- what the quotes bear out by their form ---------------------------------------------------------------------

@@ -112,9 +112,12 @@ def value_occurrences(value_text: str) -> tuple[Occurrence, ...]:
     return tuple(o for o in occurrences(text, True, (0, len(text))) if o.start == 0) if text else ()
 
 
-def locate(value_text: str, sentences: Iterable[str], tolerance_pct: float, names: bool) -> list[Occurrence]:
+def locate(
+    value_text: str, sentences: Iterable[str], tolerance_pct: float, names: bool, whole: bool = False
+) -> list[Occurrence]:
     """Where `value_text` stands in `sentences`: each occurrence there of the same value (a plain-word value the
-    sentences do not read as a name is read where its words stand)."""
+    sentences do not read as a name is read where its words stand). `whole`: a name given verbatim from a quote is
+    read where its words stand when the sentence's run of capitals went on past it (`_runs_on`)."""
     wanted = value_occurrences(value_text)
     if not wanted:
         return []
@@ -127,6 +130,8 @@ def locate(value_text: str, sentences: Iterable[str], tolerance_pct: float, name
         ]
         exact = [o for o in hits if o.family != "name" or any(o.name_words == w.name_words for w in wanted)]
         hits = exact or hits  # "Cloutierville, Louisiana" where it stands whole, not its "Louisiana"
+        if whole and not exact and wanted[0].family == "name" and all(_runs_on(o, value_text, sentence) for o in hits):
+            hits = []  # "Taylor Swift Released = ...": read at the name's own words, below
         if not hits and wanted[0].family == "name":
             at = sentence.casefold().find(" ".join(value_text.split()).casefold())
             if at >= 0:
@@ -134,6 +139,15 @@ def locate(value_text: str, sentences: Iterable[str], tolerance_pct: float, name
                 hits = [o for o in occurrences(sentence, True, span) if (o.start, o.end) == span]
         found += hits
     return found
+
+
+def _runs_on(found: Occurrence, value_text: str, sentence: str) -> bool:
+    """`found` is a name that starts where the wanted name's words stand whole and goes on past them: a run of
+    capitalized words that went on into the title-cased words after the name ("The Beatles Announce New Album
+    ...", "Taylor Swift Released = ...")."""
+    text = " ".join(value_text.split()).casefold()
+    at = sentence.casefold().find(text, max(0, found.start - len(text)))
+    return found.family == "name" and 0 <= at <= found.start < at + len(text) < found.end
 
 
 def _figures_and_names(text: str, question: QuestionTerms, names: bool) -> list[str]:

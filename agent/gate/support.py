@@ -63,6 +63,7 @@ from quotebound.agent.gate.claim_forms import (
     names_year,
     on_disputed,
     places_after,
+    ranks_column,
 )
 from quotebound.agent.gate.claims import Claim
 from quotebound.agent.gate.inputs import GateInputs
@@ -232,7 +233,7 @@ def _borne_out(i: int, r: _Reading, direction: list[bool]) -> bool:
             return True  # "rounding to two places": how many places the verified calc keeps
         return Decimal(n) in evidence.figures or calc_figure(claim, inputs, n)
     if folded in ORDINALS:
-        return ORDINALS[folded] in evidence.ranks
+        return ORDINALS[folded] in evidence.ranks or ranks_column(folded, w.start + len(w.text), claim)
     if in_category(w.text, PERIOD_WORDS):
         return converts_period(claim, inputs)
     if folded in MOST_WORDS or folded in LEAST_WORDS:

@@ -94,8 +94,11 @@ _FIGURE = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 # After a currency sign, thousands may be grouped with a (thin, no-break) space: "$2 657.81". Only there: two plain
 # numbers side by side in a table ("15 300") are two figures.
 _FIGURE_AFTER_CURRENCY = r"(?(cur)\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])(?:\.\d+)?|(?!))|"
+# A figure starts a word, or follows a three-capital currency code written against it (the ISO 4217 form:
+# "RMB29,423", "USD1.2m"); such a code is the figure's currency, not part of a code (see `_glued_code`).
+_STARTS = r"(?:(?<![\w.])|(?<=(?<!\w)[A-Z]{3}))"
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE_AFTER_CURRENCY}{_FIGURE})"
+    rf"{_STARTS}(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE_AFTER_CURRENCY}{_FIGURE})"
     r"(?P<pct>\s?%|\s+per\s?cent\b)?",
     re.I,
 )
@@ -114,7 +117,7 @@ _SCALES = {
     "trillion": 12,
 }
 _SCALED_RE = re.compile(
-    rf"(?<![\w.])(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE})"
+    rf"{_STARTS}(?P<sign>[-−](?=[$€£¥₹\d]))?(?P<cur>(?:US)?[$€£¥₹])?(?P<num>{_FIGURE})"
     r"(?:(?P<short>mn|bn|tn|[kmb])|\s?(?P<word>thousand|million|billion|trillion)s?)(?![\w])",
     re.I,
 )
@@ -370,7 +373,7 @@ def _read_tokens(text: str) -> tuple[Token, ...]:
         if scaled is not None and taken.free(*m.span()):
             add(scaled)
     for m in _matches(_CODE_RE, text, windows) if present["code"] else ():
-        if not _ORDINAL_RE.fullmatch(m.group()) and taken.free(*m.span()):
+        if not _ORDINAL_RE.fullmatch(m.group()) and not _glued_code(text, m) and taken.free(*m.span()):
             add(Token(m.group(), "code", ("code", m.group().casefold().replace("-", "")), m.start(), m.end()))
     for m in _matches(_NUMBER_RE, text, windows):
         token = number_token(m)
@@ -378,6 +381,16 @@ def _read_tokens(text: str) -> tuple[Token, ...]:
             add(token)
     found.sort(key=lambda t: t.start)
     return tuple(found)
+
+
+_GLUED_CODE = re.compile(r"[A-Z]{3}\d+")
+_FIGURE_GOES_ON = re.compile(r"[,.]\d")
+
+
+def _glued_code(text: str, m: re.Match[str]) -> bool:
+    """A three-capital code whose digits go on past it as a figure's thousands group or decimals ("RMB29,423",
+    "EUR4.5bn") is a currency written against its figure: the figure is read, with its scale, as a number."""
+    return bool(_GLUED_CODE.fullmatch(m.group()) and _FIGURE_GOES_ON.match(text, m.end()))
 
 
 def clear_token_cache() -> None:

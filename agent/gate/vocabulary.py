@@ -37,14 +37,15 @@ STOPWORDS: Final = _words(
     """about above across actually additionally after afterwards again against all almost along already also
     alternatively although altogether always amid amidst among amongst and another any anyone anything anyway
     approximately are aren't around atop because been before being below beside besides between beyond both but can
-    can't cannot certainly clearly concerning consequently considering could couldn't currently despite did didn't
-    does doesn't doing don't done down during each either else elsewhere enough especially essentially etc even
+    can't cannot certainly chiefly clearly concerning consequently considering could couldn't currently despite did
+    didn't does doesn't doing don't done down during each either else elsewhere enough especially essentially etc even
     eventually ever every everyone everything few following for from further furthermore had hadn't has hasn't have
     haven't having he's hence her here here's hereby herein hers herself him himself his how however i'll i'm i've
     including indeed instead into isn't it'll it's its itself just largely let's like likewise mainly many may maybe
     meanwhile merely might minus more moreover most mostly much must mustn't myself namely needn't neither never
     nevertheless nonetheless nor not notably now off often once one ones only onto other others otherwise ought our
-    ours ourselves out over overall own particularly per perhaps plus possibly primarily quite rather really
+    ours ourselves out over overall own particularly per perhaps plus possibly predominantly primarily principally
+    quite rather really
     regarding respectively roughly same separately several shall shan't she she's should shouldn't similarly simply
     since solely some somehow something sometimes somewhat specifically still subsequently such than that that's the
     their theirs them themselves then thence there there'll there's thereafter thereby therefore therein these they
@@ -305,7 +306,7 @@ def stems(word: str) -> tuple[str, ...]:
 
 # Suffixes that make a noun or an adjective from a verb ("payment", "issuance", "construction", "attributable"): the
 # verb is what the word says happened. Read on a text's side only (a claim's own derived words are `stems`).
-_NOMINAL: Final = {"ment": 3, "ance": 4, "ence": 4, "ion": 4, "able": 4, "ible": 4}  # suffix: shortest base
+_NOMINAL: Final = {"ment": 3, "ance": 4, "ence": 4, "ation": 4, "ion": 4, "able": 4, "ible": 4}  # suffix: shortest base
 
 
 # Marks the stem of a verb a text states as done: by an irregular past form ("paid") or by a noun made from it
@@ -361,6 +362,17 @@ def _stemmed(category: frozenset[str]) -> frozenset[str]:
     return frozenset(stem(w) for w in category)
 
 
+# An apostrophe joining two words of three letters or more joins a compound ("RMB’Million" for RMB millions),
+# not a contraction or possessive ("isn't", "company's", "they'll"): each part is a word of the text too.
+_COMPOUND_JOIN: Final = re.compile(r"['’](?=[^\W\d_]{3})")
+
+
+def _joined(word: str) -> tuple[str, ...]:
+    """`word`, and the parts of a compound an apostrophe joins."""
+    parts = _COMPOUND_JOIN.split(word)
+    return (word,) if len(parts) == 1 else (word, *(p for p in parts if len(p) >= _MIN_LETTERS))
+
+
 @dataclass
 class Vocabulary:
     """Stems (and long-word prefixes) of every word of some texts."""
@@ -371,7 +383,7 @@ class Vocabulary:
 
     def add(self, text: str) -> None:
         self._covered.clear()
-        for word in WORD.findall(text):
+        for word in (w for found in WORD.findall(text) for w in _joined(found)):
             for s in (stem(word), *variants(word), *done_forms(word)):
                 self.stems.add(s)
                 if len(s) >= _PREFIX:

@@ -11,7 +11,7 @@ from typing import Final
 
 from quotebound.agent.gate.meaning.context import quote_contexts
 from quotebound.agent.gate.meaning.joined import joined_modality, joined_subject
-from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
+from quotebound.agent.gate.meaning.lexicon import ATTRIBUTION, is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value
 from quotebound.agent.gate.meaning.periods import attached_labels, follows, other_period
 from quotebound.agent.gate.meaning.units import gives_other, kind_class
@@ -33,13 +33,38 @@ def _weights(c: Clause, pos: int, claim: Sentence, exempt: frozenset[str]) -> di
     toks = claim.toks
     before = sum(1 for t in toks[c.start : pos] if t.value < 0 and is_weighed(t.low))
     lo, hi = _next_item(c, pos, claim)
+    reported = _reported(c, pos, claim)
     out: dict[str, float] = {}
     for s, ci in c.words:
-        if s in exempt or lo <= ci < hi:
+        if s in exempt or lo <= ci < hi or ci in reported:
             continue
         distance = before - ci if ci < before else ci - before + 1
         out[s] = max(out.get(s, 0.0), 1.0 / distance)
     return out
+
+
+def _reported(c: Clause, pos: int, claim: Sentence) -> frozenset[int]:
+    """Content indexes of clause `c` inside a bracket that reports what a source says ("five poets (one source says
+    abstract expressionist painting)") and that does not hold the figure at `pos`: the words are that source's,
+    set apart from the figure, not what the claim says the figure is for."""
+    out: set[int] = set()
+    ci = 0
+    start = -1
+    inside: list[int] = []
+    for i in range(c.start, c.end):
+        t = claim.toks[i]
+        if t.low in ("(", "["):
+            start, inside = i, []
+        elif t.low in (")", "]") and start >= 0:
+            words = {claim.toks[j].low for j in range(start, i)}
+            if not start < pos < i and words & ATTRIBUTION:
+                out.update(inside)
+            start = -1
+        if t.value < 0 and is_weighed(t.low):
+            if start >= 0:
+                inside.append(ci)
+            ci += 1
+    return frozenset(out)
 
 
 def _next_item(c: Clause, pos: int, claim: Sentence) -> tuple[int, int]:

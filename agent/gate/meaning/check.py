@@ -127,6 +127,21 @@ def _verbatim(claim: str, read: tuple[QuoteSentence, ...], exempt: frozenset[str
     )
 
 
+def _unquoted(claim: str, read: tuple[QuoteSentence, ...]) -> str:
+    """The claim with each whole quote sentence it writes inside quotation marks blanked out: what stands between
+    the marks is the quote's own, word for word, so its figures keep the quote's periods and subjects, and the words
+    around them ("the table shows "..." with 2019 in the first column") are read alone."""
+    if '"' not in claim and "“" not in claim:
+        return claim
+    whole = _whole_sentences(read)
+
+    def blank(m: re.Match[str]) -> str:
+        inner = _SPACES.sub(" ", m[1]).strip(" .,;:")
+        return " " * len(m[0]) if inner in whole else m[0]
+
+    return _QUOTED.sub(blank, claim)
+
+
 @lru_cache(maxsize=512)
 def _whole_sentences(read: tuple[QuoteSentence, ...]) -> frozenset[str]:
     return frozenset(qs.sentence.text.strip(" .,;:") for qs in read)
@@ -141,6 +156,7 @@ def problems_read(
     if not read or _verbatim(claim, read, exempt):
         return ()
     s = parse(claim)
+    outside = parse(unquoted) if (unquoted := _unquoted(claim, read)) != claim else s  # figures keep quoted periods
     asked = parse(question) if question else None
     found = (
         polarity_problems(s, read)
@@ -149,8 +165,8 @@ def problems_read(
         + unit_problems(s, read)
     )
     found += (
-        binding_problems(s, read, refs, _asked_names(question), _named_figures(asked))
-        + label_problems(s, read)
+        binding_problems(outside, read, refs, _asked_names(question), _named_figures(asked))
+        + label_problems(outside, read)
         + trend_problems(s, read)
         + extreme_problems(s, read)
     )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from quotebound.agent.gate.meaning.context import antecedents
-from quotebound.agent.gate.meaning.lexicon import ARTICLES, CALENDAR, is_content, stem
+from quotebound.agent.gate.meaning.lexicon import ARTICLES, CALENDAR, is_content, is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, words_of
 from quotebound.agent.gate.meaning.pairing import candidates, prose_of
 
@@ -29,20 +29,22 @@ def _name_runs(
     joined = True  # the next name is joined to the subject (at the start, or after "and" / "or")
     first = next((i for i, t in enumerate(s.toks) if t.low[:1].isalpha()), -1)
     depth = 0  # brackets open: a colon inside them ("(Serbian Cyrillic: ...)") opens no clause
+    complement = False  # the run follows a verb of change or phase ("born Terence McDonald"): its object
     for i, t in enumerate(s.toks[c.start : c.end], start=c.start):
         depth += (t.low in "([") - (t.low in ")]") if len(t.low) == 1 else 0
         opens = quoted and depth <= 0 and t.low == ":"
         opening = i == first and stem(t.low) in known
         name = (t.cap or opening) and t.value < 0 and is_content(t.low) and t.low not in CALENDAR
         if name:
+            complement = complement or (not run and i > c.start and _verb(s.toks[i - 1].low))
             run.add(stem(t.low))
             continue
         if run and not opens and (len(t.low) == 1 or t.low == "."):
             continue
         if run:
-            runs.append((frozenset(run), leading and joined))
+            runs.append((frozenset(run), leading and joined and not complement))
             run = set()
-            joined = False
+            joined = complement = False
         if t.low in ("and", "or"):
             joined = joined or bool(runs)
         elif t.low not in ARTICLES:
@@ -52,8 +54,13 @@ def _name_runs(
         if opens:  # a colon opens a clause with its own subject
             leading = joined = True
     if run:
-        runs.append((frozenset(run), leading and joined))
+        runs.append((frozenset(run), leading and joined and not complement))
     return runs
+
+
+def _verb(low: str) -> bool:
+    """A verb of change or phase, which `is_content` leaves out ("born", "founded", "rose")."""
+    return is_weighed(low) and not is_content(low)
 
 
 def name_problems(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: frozenset[str]) -> list[Problem]:

@@ -170,7 +170,7 @@ def _delta_finding(where: str, delta: str, sides: Sequence[Side], tolerance: flo
 
 def _sides(conflict: Conflict, checks: Sequence[Verification], tolerance: float) -> list[Side]:
     return [
-        (v.source_id, locate(v.value, quote_sentences(v.quote, c.context or v.quote), tolerance, True))
+        (v.source_id, locate(v.value, quote_sentences(v.quote, c.context or v.quote), tolerance, True, whole=True))
         for v, c in zip(conflict.values, checks, strict=True)
     ]
 

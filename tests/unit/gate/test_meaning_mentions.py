@@ -113,3 +113,36 @@ def test_a_figure_moved_to_the_row_the_question_names_is_unbound() -> None:
     assert "unbound" not in codes(honest, quotes(*GEOGRAPHY), question)
     moved = "Germany sales were 90,795 thousand in 2019."  # Mexico's figure, given to the row the question names
     assert "unbound" in codes(moved, quotes(*GEOGRAPHY), question)
+
+
+OLTL = ["|  | April 26, 2019 | April 27, 2018 |", "| Other long-term liabilities | $ 29 | $ 25 |"]
+
+
+def test_a_whole_quote_sentence_written_in_quotation_marks_keeps_its_own_periods() -> None:
+    honest = 'The table shows "| Other long-term liabilities | $ 29 | $ 25 |" with April 26, 2019 in the first column.'
+    assert "unbound" not in codes(honest, quotes(*OLTL))
+    # a figure written outside the marks is still the claim's own
+    hostile = 'The table shows "| Other long-term liabilities | $ 29 | $ 25 |": $25 for April 26, 2019.'
+    assert "unbound" in codes(hostile, quotes(*OLTL))
+
+
+POETS = "The first was centered around a core group of five poets: John Ashbery, Barbara Guest and Frank O'Hara."
+PAINTING = "The school is known for abstract expressionist painting and its painters."
+
+
+def test_a_bracket_reporting_another_source_is_not_what_the_figure_is_for() -> None:
+    honest = "Poetry: a core group of five poets (one source says abstract expressionist painting)."
+    assert "unbound" not in codes(honest, quotes(POETS, PAINTING))
+    # the same words in a bracket that reports nothing, or in the clause itself, are the figure's
+    for joined in (
+        "Poetry: a core group of five poets (abstract expressionist painting).",
+        "A core group of five abstract expressionist painters.",
+    ):
+        assert "unbound" in codes(joined, quotes(POETS, PAINTING))
+
+
+def test_a_quote_written_in_quotation_marks_keeps_its_polarity() -> None:
+    rule = "No pet may be kept for breeding or any commercial purpose."
+    question = "Can pets be kept for breeding?"
+    assert codes(f'The Declaration\'s pet rules say: "{rule}"', quotes(rule), question) == []
+    assert "meaning" in codes(f'It is not true that "{rule}"', quotes(rule), question)

@@ -37,3 +37,14 @@ def test_a_name_turned_from_object_to_subject_is_a_meaning_change() -> None:
     claim = "PwC is intu's external auditor for the 2019 audit, having succeeded Deloitte."
     [problem] = meaning.problems(claim, quotes(AUDITOR), QUESTION)
     assert problem.code == "meaning" and problem.detail == "makes 'pwc' the subject where its quote makes another"
+
+
+MAC = "Mac McDonald Mac McDonald (born Terence McDonald; 18 June 1949) is an American actor."
+
+
+def test_a_name_right_after_a_verb_of_phase_is_its_object_not_the_subject() -> None:
+    honest = "Two people go by that name, while Mac McDonald, born Terence McDonald, is an American actor."
+    assert "meaning" not in [p.code for p in meaning.problems(honest, quotes(MAC))]
+    # a phrase with such a verb before the subject leaves the subject in place
+    hostile = "Founded in London, PwC was appointed as intu's external auditor for the 2019 audit, succeeding Deloitte."
+    assert "meaning" in [p.code for p in meaning.problems(hostile, quotes(AUDITOR))]

@@ -598,3 +598,44 @@ def test_a_number_word_may_say_how_many_places_a_verified_calc_rounds_to(
     assert judge(make_draft(honest), "What is the average?", cited_lines=cited) == []
     wrong = fact(table[2], text.format("four"), "notes.md", 3, calc=calc)
     assert any("'four'" in m for m in judge(make_draft(wrong), "What is the average?", cited_lines=cited))
+
+
+def test_an_ordinal_may_count_a_quoted_rows_columns_and_a_quoted_year_has_an_end(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    table = [
+        "| ($ in millions) | 2019 | 2018 | 2017 |",
+        "|---|---|---|---|",
+        "| Total net sales | 2,380.2 | 2,157.7 | 1,797.6 |",
+    ]
+    cited = lines("notes.md", table)
+
+    def rows(text: str) -> Draft:
+        support = [Support(source_id="notes.md", locator=f"p.1 L{n}-L{n}", quote=table[n - 1]) for n in (1, 3)]
+        return make_draft(Fact(text=text, support=support), level2="See the table.")
+
+    text = "Total net sales were 1,797.6, where the {} column is 2017."
+    for ordinal in ("third", "fourth"):  # counted after the label cell, or from the first cell
+        assert judge(rows(text.format(ordinal)), "What were net sales in 2017?", cited_lines=cited) == []
+    wrong = judge(rows(text.format("fifth")), "What were net sales in 2017?", cited_lines=cited)
+    assert any("'fifth'" in m for m in wrong)
+    assert judge(rows("Total net sales were 1,797.6 at the end of 2017."), "What?", cited_lines=cited) == []
+    unstated = judge(rows("Total net sales were 1,797.6 at the end of 2016."), "What?", cited_lines=cited)
+    assert any("'end'" in m for m in unstated)  # a year the quotes do not state
+
+
+def test_degree_adverbs_and_nouns_made_with_ation(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    said = "Cash decreased primarily due to unfavorable changes in working capital."
+    cited = lines("notes.md", [said])
+    chiefly = fact(said, "Cash decreased chiefly due to unfavorable changes in working capital.", "notes.md")
+    assert judge(make_draft(chiefly), "Why did cash decrease?", cited_lines=cited) == []
+    elsewhere = fact(said, "Cash decreased chiefly due to unfavorable changes in inventory.", "notes.md")
+    assert any("'inventory'" in m for m in judge(make_draft(elsewhere), "Why did cash decrease?", cited_lines=cited))
+    film = "It is an adaptation of the play by Charles Hawtrey."
+    cited = lines("film.md", [film])
+    adapted = fact(film, "The play by Charles Hawtrey was adapted.", "film.md")
+    assert judge(make_draft(adapted), "What is it?", cited_lines=cited) == []
+    banned = fact(film, "The play by Charles Hawtrey was banned.", "film.md")
+    assert any("'banned'" in m for m in judge(make_draft(banned), "What is it?", cited_lines=cited))

@@ -372,3 +372,44 @@ def test_two_documents_giving_other_attributes_or_other_things_are_no_conflict(
     normal = "The quorum of the Elm Club is 25% of the members."
     adjourned = "At an adjourned meeting of the Elm Club the quorum is 15% of the members."
     assert _listed_across(make_draft, make_inputs, quorum, ("25%", normal), ("15%", adjourned)) == not_real
+
+
+def test_a_name_in_a_title_cased_headline_or_a_shared_qualifier_still_pairs(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """A headline's run of capitals going on past the listed name ("The Copper Owls Announce New Album ...") is
+    read where the name's words stand, and a qualifier both documents carry ("mini album") parts neither."""
+    artist = 'Who is the artist of the album "Blue Tide"?'
+    band = "Blue Tide (Harbor Lights album) Blue Tide is the second studio album by English rock band Harbor Lights."
+    headline = '"The Copper Owls Announce New Album Blue Tide, Share Title Track."'
+    assert _listed_across(make_draft, make_inputs, artist, ("Harbor Lights", band), ("The Copper Owls", headline)) == []
+    mini = 'Who is the artist of the album "Blue Tide"?'
+    released = "Blue Tide (Ann Roe album) Blue Tide is the debut mini album released by Ann Roe."
+    infobox = (
+        "= Album Artist = Tom Quill Released = May 2, 2007 ( mini album ) Label = Summer Records "
+        "… Blue Tide — Blue Tide"
+    )
+    assert _listed_across(make_draft, make_inputs, mini, ("Ann Roe", released), ("Tom Quill", infobox)) == []
+
+
+def test_a_headline_or_a_shared_qualifier_opens_no_other_pairing(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """Reading a name where its words stand does not make part of another name an answer, and a qualifier shared
+    by both sides does not excuse one carried by one side only."""
+    not_real = [FindingCode.CONFLICT_NOT_REAL]
+    where = "Where is the Harbor Gazette published?"
+    belleville = "The Harbor Gazette is a daily newspaper in Belleville, Illinois."
+    other_paper = "The Russellville Harbor Gazette Leader is a daily newspaper."
+    found = _listed_across(
+        make_draft, make_inputs, where, ("Belleville, Illinois", belleville), ("Russellville", other_paper)
+    )
+    assert found == not_real
+    quorum = "What is the quorum of the Elm Club?"
+    normal = "The quorum of the Elm Club at a members meeting is 25% of the members."
+    adjourned = "The quorum of the Elm Club at an adjourned members meeting is 15% of the members."
+    assert _listed_across(make_draft, make_inputs, quorum, ("25%", normal), ("15%", adjourned)) == not_real
+    artist = 'Who is the artist of the album "Blue Tide"?'
+    released = "Blue Tide (Ann Roe album) Blue Tide is the debut mini album released by Ann Roe."
+    remaster = "= Remastered Album Artist = Tom Quill ( mini album ) Blue Tide Label = Summer Records"
+    assert _listed_across(make_draft, make_inputs, artist, ("Ann Roe", released), ("Tom Quill", remaster)) == not_real

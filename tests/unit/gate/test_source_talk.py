@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from quotebound.agent.core.contracts import Draft, Fact, Support
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, Fact, Support
 from quotebound.agent.gate.inputs import GateInputs, SourceLine
 from quotebound.agent.gate.rules import claim_support
 from quotebound.agent.gate.source_talk import _word_before
@@ -182,3 +182,21 @@ def test_documents_after_a_conjunction_may_attribute_a_value(
     # the verb is free only as what the documents do: said of the world it is a word like any other
     world = _bios(make_draft, level1="Ritchie was born on June 19, 1910, and historians attribute it to 1900.")
     assert any("'attribute'" in m for m in judge(world))
+
+
+def test_an_ordinal_may_stand_for_a_document_whose_noun_and_verb_are_left_out(
+    make_draft: Callable[..., Draft], make_bundle: Callable[..., EvidenceBundle], judge: Callable[..., list[str]]
+) -> None:
+    read = tuple(
+        make_bundle(s, [t], locator="p.1 L1-L1") for s, t in (("a.txt", BIO_A), ("b.txt", BIO_B), ("c.txt", BIO_A))
+    )
+
+    def three(level1: str) -> list[str]:
+        return judge(_bios(make_draft, level1=level1), bundles=read)
+
+    said = "One page gives June 19, 1910, another January 1, 1900 and a third 19 June 1910."
+    assert three(said) == []
+    # more documents than the draft read
+    assert any("'fourth'" in m for m in three(said.replace("third", "fourth")))
+    # no document before it: an ordinal about the world
+    assert any("'third'" in m for m in three("He was born June 19, 1910, and a third 1 January 1900."))

@@ -354,3 +354,15 @@ def test_a_date_with_its_comma_set_apart_is_that_date() -> None:
 def test_a_month_of_a_year_is_that_month() -> None:
     assert ("date", "1850-09") in quote_keys("A crowd attended the dedication in September of 1850.")
     assert [t.key for t in extract_tokens("the cost of 2,000")] == [("num", Decimal("2000"))]
+
+
+def test_a_currency_code_written_against_its_figure_is_the_figure() -> None:
+    assert kinds("RMB29,423 million") == [("29,423 million", "number")]
+    assert kinds("EUR4.5bn") == [("4.5bn", "number")]
+    pool = TokenPool.empty()
+    pool.add_quote("| Notional amount | 29,423 | 77,630 |")
+    pool.add_quote("|  | RMB’Million | RMB’Million |")
+    assert [t.text for t in extract_tokens("RMB29,423 million") if pool.supports(t)] == ["29,423 million"]
+    assert not any(pool.supports(t) for t in extract_tokens("RMB29,432 million"))  # a figure the quote lacks
+    # a code with no figure going on past it stays a code, compared whole
+    assert kinds("ABC123 and xRMB29") == [("ABC123", "code"), ("xRMB29", "code")]

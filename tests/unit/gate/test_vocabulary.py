@@ -59,3 +59,10 @@ def test_a_vocabulary_remembers_what_it_covers_and_forgets_when_it_grows() -> No
     assert not vocab.covers("quorum")
     vocab.merge(other)
     assert vocab.covers("quorum")
+
+
+def test_an_apostrophe_joining_two_words_joins_a_compound_not_a_contraction() -> None:
+    unit = vocabulary_of("| | RMB’Million | RMB’Million |")
+    assert unit.covers("RMB") and unit.covers("million")
+    assert not vocabulary_of("they'll go").covers("ll")
+    assert not vocabulary_of("it isn't").covers("isn")
