@@ -27,15 +27,21 @@ REWORDING_CONTEXT: Final = 3  # supported content words a claim needs before one
 def read_vocabulary(inputs: GateInputs) -> Vocabulary:
     """Every word the model read: every cited source (titles, and every line, instructional ones included) and every
     resolved bundle."""
+    vocab = _titles(inputs)
+    for line in inputs.cited_lines:
+        vocab.add(line.text)
+    for bundle in inputs.bundles:  # what the model read of sources it did not cite
+        vocab.add(bundle.text)
+    return vocab
+
+
+def _titles(inputs: GateInputs) -> Vocabulary:
+    """A vocabulary of the cited sources' titles, to which the read lines are added."""
     vocab = Vocabulary()
     cited = {line.source_id for line in inputs.cited_lines}
     for source in inputs.sources:
         if source.source_id in cited:
             vocab.add(source.title)
-    for line in inputs.cited_lines:
-        vocab.add(line.text)
-    for bundle in inputs.bundles:  # what the model read of sources it did not cite
-        vocab.add(bundle.text)
     return vocab
 
 
@@ -59,11 +65,7 @@ def plain_vocabulary(inputs: GateInputs) -> Vocabulary:
     """Every word the model read outside instructional text: the cited sources' titles and unflagged lines, and the
     unflagged lines of every resolved bundle. Where a word is let through because the documents write it (a key's
     label, a word describing a document), an instruction in a document must not be what writes it."""
-    vocab = Vocabulary()
-    cited = {line.source_id for line in inputs.cited_lines}
-    for source in inputs.sources:
-        if source.source_id in cited:
-            vocab.add(source.title)
+    vocab = _titles(inputs)
     for line in inputs.cited_lines:
         if (line.source_id, line.page, line.line) not in inputs.flagged:
             vocab.add(line.text)
