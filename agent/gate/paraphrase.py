@@ -33,18 +33,27 @@ class EmbedderParaphrase:
     """`(a, b) -> cosine` over an embedder's L2-normalized vectors, with an LRU cache of vectors."""
 
     def __init__(self, embedder: Embedder, cache_size: int = _CACHE_SIZE) -> None:
-        self.embedder = embedder
+        # Weakly: `paraphrase_scorer` keeps one scorer per embedder in a WeakKeyDictionary, and a value holding its
+        # key strongly would keep every embedder (an ONNX session, ~100 MB) alive for the life of the process.
+        self._embedder = weakref.ref(embedder)
         self._cache: OrderedDict[str, Vector] = OrderedDict()
         self._matrices: OrderedDict[tuple[str, ...], Vector] = OrderedDict()
         self._size = cache_size
         self._lock = threading.Lock()
+
+    def embedder(self) -> Embedder:
+        """The embedder this scorer reads vectors from; a scorer outliving its embedder is a programming error."""
+        embedder = self._embedder()
+        if embedder is None:
+            raise RuntimeError("the embedder of this paraphrase scorer was garbage-collected; keep it alive")
+        return embedder
 
     def vectors(self, texts: Sequence[str]) -> list[Vector]:
         """The vector of each text, embedding the ones not cached in one batch (under the lock: concurrent runs
         wait rather than embed the same words twice)."""
         with self._lock:
             wanted = [t for t in dict.fromkeys(texts) if t not in self._cache]
-            for text, vector in zip(wanted, self.embedder.embed(wanted) if wanted else [], strict=True):
+            for text, vector in zip(wanted, self.embedder().embed(wanted) if wanted else [], strict=True):
                 self._cache[text] = np.asarray(vector, dtype=np.float32)
             found = [self._cache[text] for text in texts]
             for text in texts:

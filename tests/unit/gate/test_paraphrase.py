@@ -52,3 +52,15 @@ def test_only_an_embedder_of_meaning_gives_a_scorer() -> None:
     toy = Toy()
     scorer = paraphrase_scorer(toy)
     assert isinstance(scorer, EmbedderParaphrase) and paraphrase_scorer(toy) is scorer  # one per embedder
+
+
+def test_a_scorer_never_keeps_its_embedder_alive() -> None:
+    import gc
+    import weakref
+
+    toy = Toy()
+    assert paraphrase_scorer(toy) is not None
+    gone = weakref.ref(toy)
+    del toy
+    gc.collect()
+    assert gone() is None  # one scorer per embedder, held weakly: a run's embedder is freed with the run
