@@ -393,7 +393,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         root = Path(tmp)
         # the gate judges paraphrase with MiniLM, as a default store does; the stores here use hashing for speed
-        paraphrase = paraphrase_scorer(make_embedder("minilm", root / "minilm")) if args.paraphrase else None
+        minilm = make_embedder("minilm", root / "minilm") if args.paraphrase else None  # the scorer holds it weakly
+        paraphrase = paraphrase_scorer(minilm)
         for calibration in files:
             if calibration.corpus != "hoa" and not DATASETS_DIR.is_dir():
                 skipped.append(f"{calibration.corpus} (no {DATASETS_DIR})")
