@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from quotebound.agent.core.settings import Settings
+from quotebound.tools.context import ToolContext
+from quotebound.tools.corpus import Corpus
 from quotebound.tools.ingest import Ingestor
+from quotebound.tools.policy import Caller
 from quotebound.tools.store import Store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
@@ -29,3 +33,16 @@ def store_dir(ingested: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "store"
     shutil.copytree(ingested, copy)
     return copy
+
+
+@pytest.fixture(scope="module")
+def hoa_store(ingested: Path) -> Iterator[Store]:
+    """The ingested example store, open for the module: for tests that only read it."""
+    with Store(Settings(store=ingested, embedder="hashing")) as opened:
+        yield opened
+
+
+@pytest.fixture
+def public_ctx(hoa_store: Store) -> ToolContext:
+    """The four tools' context over the example store for the `public` role."""
+    return ToolContext(Corpus(hoa_store), caller=Caller(role="public"))

@@ -4,7 +4,7 @@ clarify timeout, determinism; every quote verbatim and no novel digits in the vi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,9 +16,7 @@ from quotebound.agent.models.extractive import ExtractiveModel
 from quotebound.agent.models.factory import make_model
 from quotebound.tools.calc import recompute
 from quotebound.tools.context import ToolContext
-from quotebound.tools.corpus import Corpus
-from quotebound.tools.ingest import Ingestor, IngestReport
-from quotebound.tools.policy import Caller
+from quotebound.tools.ingest import IngestReport
 from quotebound.tools.registry import REPAIR_TOOLS, ToolRegistry
 from quotebound.tools.resolve_evidence import resolve_evidence
 from quotebound.tools.retrieval import HybridRetriever
@@ -50,28 +48,16 @@ DEMO_QUESTIONS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    # Ingested once per module: every test here only reads the store.
-    settings = Settings(store=tmp_path_factory.mktemp("extractive") / "store", embedder="hashing")
-    with Store(settings, create=True) as opened:
-        assert Ingestor(opened).ingest([EXAMPLES]).ok
-        yield opened
-
-
 @pytest.fixture
-def ctx(store: Store) -> ToolContext:
-    return ToolContext(Corpus(store), caller=Caller(role="public"))
-
-
-@pytest.fixture
-def ask(ctx: ToolContext, store: Store) -> Callable[..., Draft]:
-    retriever = HybridRetriever(store)
+def ask(public_ctx: ToolContext, hoa_store: Store) -> Callable[..., Draft]:
+    retriever = HybridRetriever(hoa_store)
 
     def run(question: str, **request: object) -> Draft:
-        hits = retriever.search(question, top_k=8, allow=ctx.can_read)
-        bundles = [resolve_evidence(ctx, str(hit.ref())) for hit in hits]
-        return ExtractiveModel().draft(DraftInput(question=question, bundles=bundles, **request), ToolRegistry(ctx))
+        hits = retriever.search(question, top_k=8, allow=public_ctx.can_read)
+        bundles = [resolve_evidence(public_ctx, str(hit.ref())) for hit in hits]
+        return ExtractiveModel().draft(
+            DraftInput(question=question, bundles=bundles, **request), ToolRegistry(public_ctx)
+        )
 
     return run
 
@@ -80,9 +66,9 @@ def supports(draft: Draft) -> list[Support]:
     return [s for fact in draft.evidence.facts for s in fact.support]
 
 
-def assert_verbatim(draft: Draft, ctx: ToolContext) -> None:
+def assert_verbatim(draft: Draft, public_ctx: ToolContext) -> None:
     """Every support and conflict quote is exactly the text quote_fetch returns at its locator."""
-    registry = ToolRegistry(ctx)
+    registry = ToolRegistry(public_ctx)
     quoted = [(s.source_id, s.locator, s.quote) for s in supports(draft)]
     quoted += [(v.source_id, v.locator, v.quote) for c in draft.evidence.conflicts for v in c.values]
     for source_id, locator, quote in quoted:
@@ -215,7 +201,7 @@ def test_missing_evidence_reports_insufficient(ask: Callable[..., Draft]) -> Non
     ],
 )
 def test_an_insufficient_evidence_report_names_the_terms_as_the_question_wrote_them(
-    ask: Callable[..., Draft], ctx: ToolContext, question: str
+    ask: Callable[..., Draft], public_ctx: ToolContext, question: str
 ) -> None:
     from quotebound.agent.gate.gather import gather_inputs
     from quotebound.agent.gate.rules import claim_support
@@ -223,7 +209,7 @@ def test_an_insufficient_evidence_report_names_the_terms_as_the_question_wrote_t
     draft = ask(question)
     assert draft.evidence.mode == "report_insufficient_evidence" and not draft.evidence.facts
     # Nothing is cited: the report names the question's terms only where it says what is missing (its gap).
-    assert claim_support.check(gather_inputs(draft, bundles=[], ctx=ctx, question=question)) == []
+    assert claim_support.check(gather_inputs(draft, bundles=[], ctx=public_ctx, question=question)) == []
 
 
 @pytest.mark.parametrize(
@@ -246,15 +232,15 @@ def test_a_question_for_a_code_needs_a_code(ask: Callable[..., Draft]) -> None:
     assert draft.evidence.mode == "report_insufficient_evidence"
 
 
-def test_tool_calls_stay_within_the_budget(ctx: ToolContext, store: Store) -> None:
-    hits = HybridRetriever(store).search(RESERVE, top_k=8, allow=ctx.can_read)
-    bundles = [resolve_evidence(ctx, str(hit.ref())) for hit in hits]
+def test_tool_calls_stay_within_the_budget(public_ctx: ToolContext, hoa_store: Store) -> None:
+    hits = HybridRetriever(hoa_store).search(RESERVE, top_k=8, allow=public_ctx.can_read)
+    bundles = [resolve_evidence(public_ctx, str(hit.ref())) for hit in hits]
     for limit in (0, 1, 3, 12):
-        registry = ToolRegistry(ctx)
+        registry = ToolRegistry(public_ctx)
         draft = ExtractiveModel().draft(DraftInput(question=RESERVE, bundles=bundles, max_tool_calls=limit), registry)
         assert len(registry.calls) <= limit
         assert not registry.refusals
-        assert_verbatim(draft, ctx)
+        assert_verbatim(draft, public_ctx)
         if limit == 0:  # no calc: an annual quote is no answer to a monthly question
             assert draft.evidence.mode == "report_insufficient_evidence"
 
@@ -268,31 +254,31 @@ def test_injected_lines_are_never_support(ask: Callable[..., Draft], question: s
     assert "waived" not in draft.levels.level1
 
 
-def test_injected_paragraph_alone_gives_no_answer(ctx: ToolContext) -> None:
-    bundle = resolve_evidence(ctx, "doc://newsletter-spring-2025.md#p.1 L30-L32")
+def test_injected_paragraph_alone_gives_no_answer(public_ctx: ToolContext) -> None:
+    bundle = resolve_evidence(public_ctx, "doc://newsletter-spring-2025.md#p.1 L30-L32")
     request = DraftInput(question="Are dues waived for the rest of 2025?", bundles=[bundle])
-    draft = ExtractiveModel().draft(request, ToolRegistry(ctx))
+    draft = ExtractiveModel().draft(request, ToolRegistry(public_ctx))
     assert draft.evidence.mode == "report_insufficient_evidence"
     assert not supports(draft)
 
 
-def test_flagged_lines_are_never_support(ctx: ToolContext) -> None:
-    bundle = resolve_evidence(ctx, "doc://budget-2025.md#p.1 L9-L14")
+def test_flagged_lines_are_never_support(public_ctx: ToolContext) -> None:
+    bundle = resolve_evidence(public_ctx, "doc://budget-2025.md#p.1 L9-L14")
     flagged = bundle.model_copy(update={"flags": ["instructional_text:p.1 L11-L11"]})
     request = DraftInput(question="What is the monthly regular assessment per unit?", bundles=[flagged])
-    draft = ExtractiveModel().draft(request, ToolRegistry(ctx))
+    draft = ExtractiveModel().draft(request, ToolRegistry(public_ctx))
     assert ("budget-2025.md", "p.1 L11-L11") not in {(s.source_id, s.locator) for s in supports(draft)}
     assert "$325.00" not in draft.levels.level1
 
 
-def test_clarify_timeout_reports_missing_fields(ask: Callable[..., Draft], ctx: ToolContext) -> None:
+def test_clarify_timeout_reports_missing_fields(ask: Callable[..., Draft], public_ctx: ToolContext) -> None:
     draft = ask("What's the square footage of my unit?", gate="proceed_after_clarify_timeout", missing=["unit"])
     assert draft.evidence.mode == "report_insufficient_evidence"
     assert [(g.need, g.why) for g in draft.evidence.gaps] == [("unit", "clarify_timeout")]
     assert "could not be given because you did not supply" in draft.levels.level1
     assert "did not supply" in draft.levels.level2
     assert all("unit" in level for level in (draft.levels.level1, draft.levels.level2))
-    assert_verbatim(draft, ctx)
+    assert_verbatim(draft, public_ctx)
 
 
 def test_drafting_is_deterministic(ask: Callable[..., Draft]) -> None:
@@ -302,10 +288,10 @@ def test_drafting_is_deterministic(ask: Callable[..., Draft]) -> None:
 
 @pytest.mark.parametrize("question", DEMO_QUESTIONS)
 def test_quotes_are_verbatim_and_levels_add_no_digits(
-    ask: Callable[..., Draft], ctx: ToolContext, question: str
+    ask: Callable[..., Draft], public_ctx: ToolContext, question: str
 ) -> None:
     draft = ask(question)
-    assert_verbatim(draft, ctx)
+    assert_verbatim(draft, public_ctx)
     assert novel_digits(draft) == [], draft.levels
     cited = [f"{s.source_id} {s.locator}" for s in supports(draft)]
     if cited:
@@ -316,13 +302,13 @@ def test_quotes_are_verbatim_and_levels_add_no_digits(
 
 
 def _repair(
-    ctx: ToolContext, question: str, previous: Draft, findings: list[str], bundles: list[EvidenceBundle]
+    public_ctx: ToolContext, question: str, previous: Draft, findings: list[str], bundles: list[EvidenceBundle]
 ) -> Draft:
     request = DraftInput(question=question, bundles=bundles, previous=previous, findings=findings)
-    return ExtractiveModel().repair(request, ToolRegistry(ctx, allowed=REPAIR_TOOLS, max_calls=12))
+    return ExtractiveModel().repair(request, ToolRegistry(public_ctx, allowed=REPAIR_TOOLS, max_calls=12))
 
 
-def test_repair_replaces_a_fabricated_quote(ask: Callable[..., Draft], ctx: ToolContext) -> None:
+def test_repair_replaces_a_fabricated_quote(ask: Callable[..., Draft], public_ctx: ToolContext) -> None:
     draft = ask(ASSESSMENT)
     facts = []
     for fact in draft.evidence.facts:
@@ -330,40 +316,42 @@ def test_repair_replaces_a_fabricated_quote(ask: Callable[..., Draft], ctx: Tool
         facts.append(fact.model_copy(update={"support": forged}))
     previous = draft.model_copy(update={"evidence": draft.evidence.model_copy(update={"facts": facts})})
     findings = ["support quote at budget-2025.md p.1 L11-L11 is not verbatim"]
-    repaired = _repair(ctx, ASSESSMENT, previous, findings, bundles=[])
-    assert_verbatim(repaired, ctx)
+    repaired = _repair(public_ctx, ASSESSMENT, previous, findings, bundles=[])
+    assert_verbatim(repaired, public_ctx)
     assert novel_digits(repaired) == []
     assert "$300.00" not in repaired.model_dump_json()
     assert {v.value for c in repaired.evidence.conflicts for v in c.values} == {"$325.00", "$340.00"}
 
 
-def test_repair_adds_a_named_conflict_value(ask: Callable[..., Draft], ctx: ToolContext) -> None:
+def test_repair_adds_a_named_conflict_value(ask: Callable[..., Draft], public_ctx: ToolContext) -> None:
     draft = ask(ASSESSMENT)
     kept = [f for f in draft.evidence.facts if f.support[0].source_id == "budget-2025.md"]
     previous = draft.model_copy(update={"evidence": draft.evidence.model_copy(update={"facts": kept, "conflicts": []})})
     findings = ["conflict not reported: value $340.00 at board-minutes-2025-03.md p.1 L32-L32 differs from $325.00"]
-    repaired = _repair(ctx, ASSESSMENT, previous, findings, bundles=[])
-    assert_verbatim(repaired, ctx)
+    repaired = _repair(public_ctx, ASSESSMENT, previous, findings, bundles=[])
+    assert_verbatim(repaired, public_ctx)
     values = {(v.value, v.source_id, v.locator) for c in repaired.evidence.conflicts for v in c.values}
     assert ("$340.00", "board-minutes-2025-03.md", "p.1 L32-L32") in values
     assert ("$325.00", "budget-2025.md", "p.1 L11-L11") in values
     assert "disagree" in repaired.levels.level1
 
 
-def test_repair_drops_a_refused_derivation_and_its_bare_operands(ask: Callable[..., Draft], ctx: ToolContext) -> None:
+def test_repair_drops_a_refused_derivation_and_its_bare_operands(
+    ask: Callable[..., Draft], public_ctx: ToolContext
+) -> None:
     draft = ask(RESERVE)
     findings = ["span alignment: token '1450' in level1 is not in any quote"]
-    repaired = _repair(ctx, RESERVE, draft, findings, bundles=[])
+    repaired = _repair(public_ctx, RESERVE, draft, findings, bundles=[])
     assert repaired.evidence.mode == "report_insufficient_evidence"  # an annual quote alone is no monthly answer
     assert "1450" not in repaired.model_dump_json()
 
 
-def test_repair_drops_what_cannot_be_verified(ask: Callable[..., Draft], ctx: ToolContext) -> None:
+def test_repair_drops_what_cannot_be_verified(ask: Callable[..., Draft], public_ctx: ToolContext) -> None:
     draft = ask(LEASE)
     fake = Support(source_id="declaration.md", locator="p.1 L999-L999", quote="Leases may be for any term at all.")
     facts = [draft.evidence.facts[0].model_copy(update={"support": [fake], "text": "Leases may be for any term."})]
     previous = draft.model_copy(update={"evidence": draft.evidence.model_copy(update={"facts": facts})})
-    repaired = _repair(ctx, LEASE, previous, ["p.1 L999-L999 is not in the locator index of declaration.md"], [])
+    repaired = _repair(public_ctx, LEASE, previous, ["p.1 L999-L999 is not in the locator index of declaration.md"], [])
     assert repaired.evidence.mode == "report_insufficient_evidence"
     assert not repaired.evidence.facts
     assert repaired.levels.level3.startswith("Citations: None")

@@ -4,20 +4,16 @@ words of its quotes or of evidence, and a derived question gets a calc, not a qu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle
-from quotebound.agent.core.settings import Settings
 from quotebound.agent.gate import validate_draft
 from quotebound.agent.models.base import DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
 from quotebound.tools.context import ToolContext
-from quotebound.tools.corpus import Corpus
-from quotebound.tools.ingest import Ingestor
-from quotebound.tools.policy import Caller
 from quotebound.tools.registry import ToolRegistry
 from quotebound.tools.resolve_evidence import resolve_evidence
 from quotebound.tools.retrieval import HybridRetriever
@@ -27,27 +23,14 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hoa"
 Drafted = tuple[Draft, list[EvidenceBundle]]
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    settings = Settings(store=tmp_path_factory.mktemp("extractive-gate") / "store", embedder="hashing")
-    with Store(settings, create=True) as opened:
-        assert Ingestor(opened).ingest([EXAMPLES]).ok
-        yield opened
-
-
 @pytest.fixture
-def ctx(store: Store) -> ToolContext:
-    return ToolContext(Corpus(store), caller=Caller(role="public"))
-
-
-@pytest.fixture
-def ask(ctx: ToolContext, store: Store) -> Callable[[str], Drafted]:
-    retriever = HybridRetriever(store)
+def ask(public_ctx: ToolContext, hoa_store: Store) -> Callable[[str], Drafted]:
+    retriever = HybridRetriever(hoa_store)
 
     def run(question: str) -> Drafted:
-        hits = retriever.search(question, top_k=8, allow=ctx.can_read)
-        bundles = [resolve_evidence(ctx, str(hit.ref())) for hit in hits]
-        draft = ExtractiveModel().draft(DraftInput(question=question, bundles=bundles), ToolRegistry(ctx))
+        hits = retriever.search(question, top_k=8, allow=public_ctx.can_read)
+        bundles = [resolve_evidence(public_ctx, str(hit.ref())) for hit in hits]
+        draft = ExtractiveModel().draft(DraftInput(question=question, bundles=bundles), ToolRegistry(public_ctx))
         return draft, bundles
 
     return run
@@ -66,10 +49,12 @@ def ask(ctx: ToolContext, store: Store) -> Callable[[str], Drafted]:
         ("What is the monthly regular assessment per Unit?", "$340.00"),  # two primary sources disagree
     ],
 )
-def test_first_drafts_pass_the_gate(ask: Callable[[str], Drafted], ctx: ToolContext, question: str, shown: str) -> None:
+def test_first_drafts_pass_the_gate(
+    ask: Callable[[str], Drafted], public_ctx: ToolContext, question: str, shown: str
+) -> None:
     draft, bundles = ask(question)
     assert shown in draft.levels.level1, draft.levels
-    report = validate_draft(draft, bundles=bundles, ctx=ctx, question=question)
+    report = validate_draft(draft, bundles=bundles, ctx=public_ctx, question=question)
     assert report.ok, [f.message for f in report.findings if f.blocking]
 
 
