@@ -19,8 +19,9 @@ A value fills the question's slot (`fills_question`) when:
 - no word the question does not use modifies a word it asks with ("At an adjourned meeting the quorum is ..."
   for "What is the quorum?"; a flattened infobox's label, capitalized right after a lowercase word, is no word
   that word modifies when the question uses it as its verb: "one acre Built 1885", asked when X was built), no
-  noun the question does not use governs the subject's name ("a remastered edition of X", "X's reissue"), and the value is no name a word it asks with governs ("the annual meeting of
-  the Owners is held ...": the Owners are no answer to where the meeting is held).
+  noun the question does not use governs the subject's name ("a remastered edition of X", "X's reissue"), and
+  the value is no name a word it asks with governs ("the annual meeting of the Owners is held ...": the Owners
+  are no answer to where the meeting is held).
 
 A pair the draft lists itself may be worded apart further (`slot_alike.answers_alike`): two documents' values each
 standing where its document answers the question about the named subject, in one frame, nothing qualifying either. A
