@@ -97,3 +97,15 @@ def test_a_name_the_subject_s_own_page_never_gives_disputes_it() -> None:
     own = _entity("b.txt", page, "Tom Reyes", line_no=1)
     mention_other = mention.replace("Nora Vance", "Lia Moss")
     assert not disputed(question, [own], _lines(("b.txt", 1, page), ("a.txt", 4, mention_other)))
+
+
+def test_a_what_noun_line_the_subject_s_own_page_shares_no_word_with_disputes_it() -> None:
+    """Asked what sport, a passing line says cricket; the subject's own page speaks of American football and shares
+    no word the answering line adds to the question. A page that does share one is no dispute."""
+    question = analyze("What sport is Tom Reyes associated with?")
+    mention = "Tom Reyes, a renowned figure in cricket, is known for his commentary on the sport."
+    page = "Tom Reyes (American football) Tom Reyes is a former American football lineman."
+    answer = Scored(Line("a.txt", 1, 7, mention), 1.0, 1.0, None, None, True, None)
+    assert disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, page)))
+    cricket = "Tom Reyes (cricketer) Tom Reyes is a former cricket player and commentator."
+    assert not disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, cricket)))
