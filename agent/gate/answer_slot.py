@@ -17,9 +17,11 @@ A value fills the question's slot (`fills_question`) when:
   title, or the names on its resolved passages (an infobox's lines under the school's name; a page about "Maple
   Grammar School" does not name "Altrincham Grammar School");
 - no word the question does not use modifies a word it asks with ("At an adjourned meeting the quorum is ..."
-  for "What is the quorum?"), no noun the question does not use governs the subject's name ("a remastered
-  edition of X", "X's reissue"), and the value is no name a word it asks with governs ("the annual meeting of
-  the Owners is held ...": the Owners are no answer to where the meeting is held).
+  for "What is the quorum?"; a flattened infobox's label, capitalized right after a lowercase word, is no word
+  that word modifies when the question uses it as its verb: "one acre Built 1885", asked when X was built), no
+  noun the question does not use governs the subject's name ("a remastered edition of X", "X's reissue"), and
+  the value is no name a word it asks with governs ("the annual meeting of the Owners is held ...": the Owners
+  are no answer to where the meeting is held).
 
 A pair the draft lists itself may be worded apart further (`slot_alike.answers_alike`): two documents' values each
 standing where its document answers the question about the named subject, in one frame, nothing qualifying either. A
@@ -37,6 +39,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from quotebound.agent.core.contracts import EvidenceBundle
@@ -142,7 +145,11 @@ def _narrowed(occurrence: Occurrence, question: QuestionTerms, named: bool = Fal
     asked = question.attribute
     around = occurrence.context.keys()
     if any(
-        head in asked and head in around and mod not in question.words and not (named and mod in occurrence.described)
+        head in asked
+        and head in around
+        and not _label_after(occurrence.sentence, mod, head, question)
+        and mod not in question.words
+        and not (named and mod in occurrence.described)
         for mod, head in occurrence.modifiers
     ):
         return True  # "an adjourned meeting": a narrower thing than the one asked about
@@ -152,6 +159,18 @@ def _narrowed(occurrence: Occurrence, question: QuestionTerms, named: bool = Fal
         if name in question.names and name not in occurrence.name_words and head not in question.words:
             return True  # "a remastered edition of X": the value is the edition's
     return False
+
+
+def _label_after(sentence: str, mod: str, head: str, question: QuestionTerms) -> bool:
+    """`head` is the question's verb ("When was X built?") and the line writes it with a capital right after the
+    lowercase `mod` ("Area less than one acre Built 1885"): a field label starting where the previous field ended,
+    not a word `mod` qualifies. Lowercase, "a replica built in 1990" still says the replica's date."""
+    if head not in question.verbs:
+        return False
+    words = [w for w in WORD_OR_GAP.findall(sentence) if w[0].isalpha()]
+    return any(
+        a[0].islower() and b[0].isupper() and word_key(a) == mod and word_key(b) == head for a, b in pairwise(words)
+    )
 
 
 def counts_alike(mine: Occurrence, other: Occurrence, question: QuestionTerms) -> bool:

@@ -123,6 +123,7 @@ class QuestionTerms:
     names: frozenset[str]
     asks_entity: bool  # who / whom / whose / where / which: the answer is a name
     asked: frozenset[str] = frozenset()  # the whole stems of `attribute`'s words
+    verbs: frozenset[str] = frozenset()  # the keys of its verb after the subject ("built" in "When was X built?")
 
     @property
     def attribute(self) -> frozenset[str]:
@@ -147,4 +148,21 @@ def question_terms(question: str | None) -> QuestionTerms:
         names |= {word_key(w) for w in WORD_OR_GAP.findall(quoted) if w[0].isalpha() and is_content(w)}
     content = frozenset(word_key(w) for w in words if is_content(w))
     asked = frozenset(stem(w) for w in words if is_content(w) and word_key(w) not in names)
-    return QuestionTerms(content, frozenset(names), bool(_ENTITY_QUESTION.search(question)), asked)
+    entity = bool(_ENTITY_QUESTION.search(question))
+    return QuestionTerms(content, frozenset(names), entity, asked, _verb_keys(words))
+
+
+# The auxiliaries a question inverts before its subject ("When was X built?", "Where is X located?"): a closed class.
+_AUXILIARIES: Final = frozenset("am is are was were be been do does did has have had".split())
+
+
+def _verb_keys(words: list[str]) -> frozenset[str]:
+    """In a question whose auxiliary stands before its subject ("When was the Dallas County Courthouse built?"),
+    the lowercase content words after the subject's last capitalized word are its main verb ("built",
+    "associated"): what happened to the subject, not a noun a word before it could narrow."""
+    if len(words) < 3 or not any(w.casefold() in _AUXILIARIES for w in words[1:3]):
+        return frozenset()
+    capitals = [n for n, w in enumerate(words) if n > 0 and w[0].isupper()]
+    if not capitals:
+        return frozenset()
+    return frozenset(word_key(w) for w in words[capitals[-1] + 1 :] if w[0].islower() and is_content(w))

@@ -6,7 +6,13 @@ reader would, for that document's own answer to the same question, and abstains 
 - a copy of the answering sentence in another document, identical before and after, that lacks or replaces the
   stretch carrying the answer (a clause inserted or a value swapped: the copies disagree exactly there);
 - for "what <noun>" questions, the name another document gives right before the same noun in a line naming the
-  same subject ("the Whig party" / "the Democratic Party", both said of the person asked about).
+  same subject ("the Whig party" / "the Democratic Party", both said of the person asked about);
+- a name given as the answer by a document that merely mentions the subject, while another document is the
+  subject's own page (its first line opens with the subject's name, as a title does: "Out of the Box (Jade Valerie
+  album) ...") and, in the lines of it the model has read, never gives that name: the page about the subject
+  says who, and does not say this one. For a "what <noun>" question answered by a whole line ("Tim Martin, a
+  renowned figure in cricket, ..."), the page gives it when a line of it shares a word the answering line adds to
+  the question; a page sharing none ("Tim Martin (American football) ...") disputes it.
 
 A document that gives no answer of its own is no disagreement, and a line about another entity that merely shares
 a word of the question is not read as an answer (its sentence must name the question's subject in full).
@@ -15,6 +21,7 @@ a word of the question is not read as an answer (its sentence must name the ques
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from typing import Final
 
@@ -105,7 +112,49 @@ def disputed(question: Question, chosen: list[Scored], pool: LinePool) -> bool:
     marks = frozenset(value_words | set(question.words))
     if any(_stretch_differs(top.line.text, line.text, marks) for line in others):
         return True
-    return _names_differ(question, top.line, others)
+    return _names_differ(question, top.line, others) or _unconfirmed_by_its_page(question, top, pool)
+
+
+def _opens_with(text: str, names: frozenset[str]) -> bool:
+    """The line opens with the subject's name: its first words, function words aside, are the name's words."""
+    head = [normalize(w) for w in _words(text) if w not in STOPWORDS][: len(names)]
+    return bool(names) and set(head) == set(names)
+
+
+def _unconfirmed_by_its_page(question: Question, top: Scored, pool: LinePool) -> bool:
+    """The answer is a name, its document does not open with the subject's name, and another document that does
+    (the subject's own page, read from its first line) never gives that name (see the module's doc)."""
+    names = subject_names(question)
+    if not names:
+        return False
+    if top.value is not None and top.value.kind == "entity":
+        answer = {normalize(w) for w in _words(top.value.text)} - names
+        given: Callable[[set[str]], bool] = answer.issubset  # the page gives the name: a line holds all its words
+    elif top.value is None and asked_noun(question) is not None:
+        # a "what <noun>" answer read from the whole line ("a renowned figure in cricket"): the page gives it
+        # when a line of it shares a word the line adds to the question
+        answer = {normalize(w) for w in _words(top.line.text) if w not in STOPWORDS} - set(question.words) - names
+        given = lambda words: bool(answer & words)  # noqa: E731
+    else:
+        return False
+    by_source: dict[str, list[Line]] = {}
+    for line in pool.lines.values():
+        by_source.setdefault(line.source_id, []).append(line)
+
+    def own_page(source_id: str) -> bool:
+        return any(
+            line.page == 1 and line.line_no == 1 and _opens_with(line.text, names)
+            for line in by_source.get(source_id, ())
+        )
+
+    if not answer or own_page(top.line.source_id):
+        return False
+    return any(
+        source_id != top.line.source_id
+        and own_page(source_id)
+        and not any(given({normalize(w) for w in _words(line.text)}) for line in lines)
+        for source_id, lines in by_source.items()
+    )
 
 
 def _names_differ(question: Question, top: Line, others: list[Line]) -> bool:

@@ -64,3 +64,48 @@ def test_a_run_of_list_items_is_no_answer() -> None:
     assert is_page_chrome(aliases)
     prose = "The duties are: budgets; audits; reserves; insurance; collections; and reports. The Board reviews them."
     assert not is_page_chrome(prose)
+
+
+def _entity(source_id: str, text: str, value: str, line_no: int = 4) -> Scored:
+    return Scored(
+        Line(source_id, 1, line_no, text), 1.0, 1.0, Value(value, "entity", text.index(value)), None, True, None
+    )
+
+
+def _lines(*lines: tuple[str, int, str]) -> LinePool:
+    found = LinePool()
+    for source_id, line_no, text in lines:
+        found.add(Line(source_id, 1, line_no, text))
+    return found
+
+
+def test_a_name_the_subject_s_own_page_never_gives_disputes_it() -> None:
+    """A passing mention names the artist; the page about the album (its first line opens with the album's name)
+    names another and never this one: the model states neither. The page naming the same artist, a page about
+    something else, or an answer from the subject's own page is no dispute."""
+    question = analyze('Who is the artist of the album "Harbor Lights"?')
+    mention = "The soundtrack includes the main song performed by Nora Vance, a chart-topping success."
+    page = "Harbor Lights (Tom Reyes album) Harbor Lights is the debut album released by Tom Reyes."
+    answer = _entity("a.txt", mention, "Nora Vance")
+    assert disputed(question, [answer], _lines(("a.txt", 4, mention), ("b.txt", 1, page)))
+    agreeing = page.replace("Tom Reyes", "Nora Vance")
+    assert not disputed(question, [answer], _lines(("a.txt", 4, mention), ("b.txt", 1, agreeing)))
+    not_first = _lines(("a.txt", 4, mention), ("b.txt", 7, page))  # not the page's opening line
+    assert not disputed(question, [answer], not_first)
+    other_page = "Blue Water (Tom Reyes album) Blue Water is the second album released by Tom Reyes."
+    assert not disputed(question, [answer], _lines(("a.txt", 4, mention), ("b.txt", 1, other_page)))
+    own = _entity("b.txt", page, "Tom Reyes", line_no=1)
+    mention_other = mention.replace("Nora Vance", "Lia Moss")
+    assert not disputed(question, [own], _lines(("b.txt", 1, page), ("a.txt", 4, mention_other)))
+
+
+def test_a_what_noun_line_the_subject_s_own_page_shares_no_word_with_disputes_it() -> None:
+    """Asked what sport, a passing line says cricket; the subject's own page speaks of American football and shares
+    no word the answering line adds to the question. A page that does share one is no dispute."""
+    question = analyze("What sport is Tom Reyes associated with?")
+    mention = "Tom Reyes, a renowned figure in cricket, is known for his commentary on the sport."
+    page = "Tom Reyes (American football) Tom Reyes is a former American football lineman."
+    answer = Scored(Line("a.txt", 1, 7, mention), 1.0, 1.0, None, None, True, None)
+    assert disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, page)))
+    cricket = "Tom Reyes (cricketer) Tom Reyes is a former cricket player and commentator."
+    assert not disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, cricket)))

@@ -8,14 +8,16 @@ from their quotes' sentences as `slots.py` reads them ("a quorum of 25%" and "th
 would demand is one whatever its wording: the draft's answer against another document's answer to the question in
 the question's words ("founded ... in 1912" and an infobox's "Established: 1850", asked when the school was
 established; `answer_slot.py`), or in a word as close as a paraphrase of the question's ("was constructed in
-1885", asked when it was built; only with a scorer that models meaning). The notes and delta are claims resting on
+1885", asked when it was built; only with a scorer that models meaning), or two documents each naming a thing of
+the class a "what <noun>" question asks for ("American football" and "cricket", asked what sport Tim Martin is
+associated with; `slot_class.py`, also only with such a scorer). The notes and delta are claims resting on
 the conflict's quotes (`claims.py`); a delta's figure is recomputed here.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from itertools import combinations
@@ -34,6 +36,7 @@ from quotebound.agent.gate.conflicts import parse_value
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.slot_alike import answers_alike
+from quotebound.agent.gate.slot_class import asked_class, classed_alike
 from quotebound.agent.gate.slots import Occurrence, QuestionTerms, question_terms, same_slot, values_differ
 from quotebound.agent.gate.stated import locate, quote_sentences, split_sentences, stated_values
 from quotebound.agent.gate.tokens import extract_tokens, quote_keys
@@ -50,6 +53,10 @@ def _value_in_quote(value: str, quote: str, tolerance_pct: float) -> bool:
     if " ".join(value.casefold().split()) in " ".join(quote.casefold().split()):
         return True
     return bool(locate(value, split_sentences(quote), tolerance_pct, False))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 Side = tuple[str, Sequence[Occurrence]]  # a listed value's source, and the places its value stands in its quote
@@ -85,15 +92,18 @@ def why_not_real(
     return reasons[0] if reasons else "the listed values are the same"
 
 
-def _demanded(inputs: GateInputs, question: QuestionTerms) -> Demanded:
+def _demanded(inputs: GateInputs, question: QuestionTerms, listed: Mapping[int, str]) -> Demanded:
     """Pairs of two documents answering the question differently, `mine` giving a value the draft answers with:
     `other` answers the question in the question's own words (`conflicts_in_bundles` demands such a pair), or
     counts the same thing about the subject the question names ("1,791 people" and "Of the 2,500 people who live
-    in Kensett", asked the population of Kensett; `answer_slot.counts_alike`)."""
+    in Kensett", asked the population of Kensett; `answer_slot.counts_alike`). `listed`: the value each side's
+    occurrence was located for, by the occurrence's id (a name read at its capitals, "American", is judged as the
+    value the draft gives, "American football")."""
     answers = [s.occurrence for s in answer_values(inputs, stated_values(inputs))]
     names = names_by_document(inputs)
     tolerance = inputs.tolerance_pct
     paraphrase, asked = inputs.paraphrase, inputs.question or ""
+    noun = asked_class(asked)
 
     def answers_question(other_source: str, other: Occurrence) -> bool:
         document = names.get(other_source, frozenset())
@@ -102,6 +112,7 @@ def _demanded(inputs: GateInputs, question: QuestionTerms) -> Demanded:
         )
 
     def demanded(source: str, mine: Occurrence, other_source: str, other: Occurrence) -> bool:
+        documents = (names.get(source, frozenset()), names.get(other_source, frozenset()))
         return (
             source != other_source
             and any(a.family == mine.family and not values_differ(a, mine, tolerance) for a in answers)
@@ -109,8 +120,9 @@ def _demanded(inputs: GateInputs, question: QuestionTerms) -> Demanded:
             and (
                 answers_question(other_source, other)
                 or counts_alike(mine, other, question)
-                or answers_alike(
-                    mine, other, question, (names.get(source, frozenset()), names.get(other_source, frozenset()))
+                or answers_alike(mine, other, question, documents)
+                or classed_alike(
+                    mine, other, question, documents, noun, paraphrase, (listed.get(id(mine)), listed.get(id(other)))
                 )
             )
         )
@@ -179,7 +191,8 @@ def check(inputs: GateInputs) -> list[Finding]:
     question = question_terms(inputs.question)
     tolerance = inputs.tolerance_pct
     findings: list[Finding] = []
-    demanded = _demanded(inputs, question) if inputs.draft.evidence.conflicts and question.asked else None
+    listed: dict[int, str] = {}  # the listed value each located occurrence stands for, by id (see `_demanded`)
+    demanded = _demanded(inputs, question, listed) if inputs.draft.evidence.conflicts and question.asked else None
     for k, (conflict, checks) in enumerate(zip(inputs.draft.evidence.conflicts, inputs.conflict_checks, strict=True)):
         check_deadline()
         where = f"conflict {k} ({conflict.key!r})"
@@ -202,6 +215,13 @@ def check(inputs: GateInputs) -> list[Finding]:
         if not sound:
             continue
         sides = _sides(conflict, checks, tolerance)
+        listed.clear()  # this conflict's occurrences only (an id may be reused once an earlier one is gone)
+        listed.update(
+            (id(o), v.value)
+            for v, (_, places) in zip(conflict.values, sides, strict=True)
+            for o in places
+            if _plain(v.value) in _plain(o.sentence)  # the value as the sentence gives it, never more than it says
+        )
         if any(not places for _, places in sides):
             continue  # a value its quote states only in other words: nothing to compare (the value is quoted)
         reason = why_not_real(sides, question, tolerance, demanded)

@@ -137,3 +137,20 @@ def test_a_figure_telling_which_thing_of_the_subject_s_name_is_meant_says_nothin
     assert not tells_which(at("Ann Roe (born 3 May 1900) was a painter.", "3 May 1900"), born)
     assert not tells_which(at("Ann Roe (3 May 1900 - 9 June 1970) was a painter.", "9 June 1970"), born)
     assert not tells_which(at("Ann Roe (born 1900 in Leeds) was a painter.", "1900"), born)
+
+
+def test_an_infobox_label_the_question_uses_as_its_verb_answers_it() -> None:
+    """A flattened infobox runs its fields together ("... one acre Built 1885 Built by ..."): the capitalized label
+    after a lowercase word starts a field, it is not qualified by that word. Lowercase, "a replica built in 1990"
+    still gives the replica's date, and a label the question does not use as its verb is read as before."""
+    built = question_terms("When was the Dallas County Courthouse built?")
+    assert built.verbs == frozenset({word_key("built")})
+    courthouse = frozenset(word_key(w) for w in ("Dallas", "County", "Courthouse"))
+    infobox = "Location Town Square Adel, Iowa Area less than one acre Built 1885 Built by Rawson and Son"
+    assert fills_question(at(infobox, "1885"), built, courthouse)
+    replica = "Area less than one acre and a replica built 1990 by Rawson and Son"
+    assert not fills_question(at(replica, "1990"), built, courthouse)
+    quorum = question_terms("What is the quorum for an owners' meeting?")
+    assert quorum.verbs == frozenset()
+    adjourned = "At an adjourned Meeting the quorum is Owners holding at least 15% of the Interests."
+    assert not fills_question(at(adjourned, "15%"), quorum, frozenset())
