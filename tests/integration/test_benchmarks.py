@@ -47,6 +47,9 @@ def test_bench_gate() -> None:
     out = bench("bench_gate.py", "--runs", "5")
     assert "validate_draft: 5 facts, 10 supports, 6 bundles, 5 runs each" in out
     assert re.search(r"warm token cache: mean [\d.]+ ms", out), out
+    assert "validate_draft: 20 facts, " in out, out  # the figure the gate's 2 ms goal is stated for
+    for label in ("first validation", "repair"):
+        assert re.search(label + r": cpu p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
 
 
 def test_bench_gate_speed_honest_passes_and_every_hostile_draft_blocks() -> None:
