@@ -1,0 +1,132 @@
+"""The kind of a named subject: a plain noun a claim uses to say what kind of thing a name it states is ("the town
+of Pilzno", "the Belleville paper", "the Canadian Cabinet post"), taken from the quote's own frame.
+
+A capable writer names a subject's kind around a quoted fact; the quote itself often does not write it, but the
+passage the quote stands in does ("Its seat is the town of Pilzno" two sentences before the quoted figure). A noun
+no quote of the claim writes is supported here only when all of these hold:
+
+- it is a plain word: no name, no polarity, modality or direction, no number or month word (`quoted.strict`,
+  `quoted.meaning_word`), not a participle ("-ed", "-ing": verbal forms say what happened, not what a thing is),
+  and no word of the question (an echoed premise is no fact);
+- it heads a noun phrase that holds a name of the claim: a determiner opens the phrase, at most `_MAX_MODIFIERS`
+  words stand between, a name is one of them or follows as "of <Name>", and the noun ends the phrase (what follows
+  is punctuation or a function word that opens no other phrase). A modifier before another noun ("a leased
+  facility", "the current courthouse") is no head: it narrows what the quote says and stays unsupported;
+- the quote's own frame (the block it stands in, the heading of its section, its document's title: what the
+  quoted sentence means, never another passage of the document) writes the noun in a sentence that writes the same
+  name and states no figure (a sentence giving a value is about that value, not about what the subject is).
+
+Only one such noun per claim: a claim that needs two is saying more than its quotes. Figures, names, polarity and
+the binding of values to their subjects are held by the other rules whatever this one lets stand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from quotebound.agent.core.contracts import Locator
+from quotebound.agent.gate.claims import Claim, QuoteSpan
+from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.layout import frames
+from quotebound.agent.gate.memo import per_draft
+from quotebound.agent.gate.quoted import Word, meaning_word, strict
+from quotebound.agent.gate.vocabulary import NUMBER_WORDS, WORD, Vocabulary, fold, is_content, vocabulary_of
+
+_MAX_MODIFIERS: Final = 4  # words between a determiner and the head noun ("the New York School's first generation")
+_DETERMINERS: Final = frozenset("the a an its his her their this that these those".split())
+_SENTENCE: Final = re.compile(r"(?<=[.!?])\s+|\n")
+_FIGURE: Final = re.compile(r"\d")
+_PARTICIPLE: Final = re.compile(r"(?:ed|ing)$")
+_OF_NAME: Final = re.compile(r"\s+of\s+(?:the\s+)?([A-Z][\w’'-]*)")
+# What may follow a head noun: the end, punctuation, or a function word that does not open another noun phrase
+_HEAD_END: Final = re.compile(r"\s*(?:$|[,.;:()!?\"“”]|(?P<next>[^\W\d_]+))")
+
+
+def _phrase_names(text: str, found: Sequence[Word], i: int) -> tuple[str, ...] | None:
+    """The names in the noun phrase `found[i]` heads (see the module docstring), or None when it heads none."""
+    w = found[i]
+    after = _HEAD_END.match(text, w.start + len(w.text))
+    nxt = after.group("next") if after is not None else None
+    if after is None or (nxt is not None and (is_content(nxt) or fold(nxt) in _DETERMINERS)):
+        return None
+    opened = [m for m in WORD.finditer(text[: w.start])][-(_MAX_MODIFIERS + 1) :]
+    start = next((k for k in range(len(opened) - 1, -1, -1) if fold(opened[k].group()) in _DETERMINERS), None)
+    if start is None:
+        return None
+    between = opened[start + 1 :]
+    if any(not is_content(m.group()) and fold(m.group()) != "of" for m in between):
+        return None  # a clause, not one phrase: "the house was moved"
+    names = [f.text for f in found if f.name and any(f.start == m.start() for m in between)]
+    of_name = _OF_NAME.match(text, w.start + len(w.text))
+    if of_name is not None:
+        names.append(of_name.group(1))
+    return tuple(n.removesuffix("'s").removesuffix("’s") for n in names) or None
+
+
+def _plain(word: str, question: Vocabulary) -> bool:
+    folded = fold(word)
+    if strict(word) or meaning_word(word) or folded in NUMBER_WORDS or _PARTICIPLE.search(folded):
+        return False
+    return not question.covers(word)
+
+
+@per_draft
+def _pages(inputs: GateInputs) -> dict[tuple[str, int], tuple[str, ...]]:
+    """Each cited page's lines, in order (1-based line n at index n - 1)."""
+    pages: dict[tuple[str, int], dict[int, str]] = {}
+    for line in inputs.cited_lines:
+        pages.setdefault((line.source_id, line.page), {})[line.line] = line.text
+    return {key: tuple(lines.get(n, "") for n in range(1, max(lines) + 1)) for key, lines in pages.items()}
+
+
+@per_draft
+def quote_frame(inputs: GateInputs, source_id: str, locator: str) -> tuple[str, ...]:
+    """The sentences of the frame a quote stands in: its block's lines, its section's heading, its source's title."""
+    try:
+        at = Locator.parse(locator)
+    except ValueError:
+        return ()
+    lines = _pages(inputs).get((source_id, at.page), ())
+    texts = [s.title for s in inputs.sources if s.source_id == source_id]
+    if at.line_end <= len(lines):
+        framed = frames(lines)
+        first, last = at.line_start - 1, at.line_end - 1
+        block = framed[first].block
+        end = last
+        while end + 1 < len(lines) and framed[end + 1].block == framed[last].block and lines[end + 1].strip():
+            end += 1
+        texts.append(" ".join(lines[block : end + 1]))
+        if framed[first].section >= 0:
+            texts.append(lines[framed[first].section])
+    return tuple(s for t in texts for s in _SENTENCE.split(t) if s.strip())
+
+
+def _framed(word: str, names: Sequence[str], quotes: Sequence[QuoteSpan], inputs: GateInputs) -> bool:
+    """A quote's own frame writes `word` beside one of `names` in a sentence that states no figure."""
+    for q in quotes:
+        for sentence in quote_frame(inputs, q.source_id, q.locator):
+            if _FIGURE.search(sentence):
+                continue
+            vocab = vocabulary_of(sentence)
+            if vocab.covers(word) and any(vocab.covers(n) for n in names):
+                return True
+    return False
+
+
+def kind_noun(claim: Claim, found: Sequence[Word], missing: Sequence[int], inputs: GateInputs) -> int | None:
+    """The index (into `missing`) of the one missing word of `claim` that names the kind of a named subject as its
+    quotes' frame does (see the module docstring), or None."""
+    question = vocabulary_of(inputs.question or "")
+    for k, i in enumerate(missing):
+        w = found[i]
+        if w.name or not _plain(w.text, question):
+            continue
+        names = _phrase_names(claim.text, found, i)
+        if names and _framed(w.text, names, claim.quotes, inputs):
+            return k
+    return None
+
+
+__all__ = ["kind_noun", "quote_frame"]

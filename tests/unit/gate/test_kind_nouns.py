@@ -1,0 +1,115 @@
+"""The kind of a named subject: a plain noun naming what a name is ("the town of Pilzno") stands when the passage its
+quote stands in says so, and only then: never a modifier, a word of another passage, a word from a sentence giving
+a value, or a word of the question."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from quotebound.agent.core.contracts import Draft, Fact, Support
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo, SourceLine
+from quotebound.agent.gate.kind_nouns import quote_frame
+from quotebound.agent.gate.rules import claim_support
+
+SEAT = "Gmina Pilzno is an urban-rural gmina in south-eastern Poland. Its seat is the old town of Pilzno, which lies"
+SEAT2 = "south-west of Debica and west of the regional capital Rzeszow."
+FIGURE = "As of 2006 the population of Pilzno amounts to 4,411."
+ELSEWHERE = "Apart from the village of Pilzno, the gmina contains the settlements of Bielowy and Dobrkow."
+PAGE = [SEAT, SEAT2, FIGURE, "", ELSEWHERE]
+QUESTION = "What is the population of Pilzno?"
+
+
+def _judge(make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs], text: str, **kw: str) -> list[str]:
+    return _run(make_draft, make_inputs, text, PAGE, "p.1 L3-L3", FIGURE, kw.get("question", QUESTION))
+
+
+def _run(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    text: str,
+    page: Sequence[str],
+    locator: str,
+    quote: str,
+    question: str,
+) -> list[str]:
+    support = Support(source_id="pilzno.md", locator=locator, quote=quote)
+    draft = make_draft(Fact(text=text, support=[support]), level1=text)
+    inputs = make_inputs(
+        draft,
+        question=question,
+        cited_lines=tuple(SourceLine("pilzno.md", 1, n, t) for n, t in enumerate(page, start=1)),
+        sources=(SourceInfo("pilzno.md", "Gmina Pilzno"),),
+    )
+    return [f.message for f in claim_support.check(inputs)]
+
+
+def test_the_kind_its_passage_gives_a_named_subject_stands(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert _judge(make_draft, make_inputs, "As of 2006, the town of Pilzno had a population of 4,411.") == []
+
+
+def test_a_modifier_before_the_noun_is_no_kind(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # "old" is in the passage too, but it narrows the town rather than naming what Pilzno is
+    messages = _judge(make_draft, make_inputs, "As of 2006, the old town of Pilzno had a population of 4,411.")
+    assert messages and all("'old'" in m for m in messages)
+
+
+def test_a_kind_from_another_passage_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # "village" is written of Pilzno only in another paragraph: what a model carries in by mistake
+    messages = _judge(make_draft, make_inputs, "As of 2006, the village of Pilzno had a population of 4,411.")
+    assert messages and all("'village'" in m for m in messages)
+
+
+def test_a_kind_echoed_from_the_question_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    question = "What is the population of the town of Pilzno?"
+    text = "As of 2006, the town of Pilzno had a population of 4,411."
+    messages = _judge(make_draft, make_inputs, text, question=question)
+    assert messages and all("'town'" in m for m in messages)
+
+
+def test_a_noun_from_a_sentence_giving_a_value_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # the passage gives Acme's debt a figure; the quote gives its revenue one: "debt" would move the value
+    page = ["The debt of Acme was $3 million at year end.", "The revenue of Acme was $5 million."]
+    quote = "The revenue of Acme was $5 million."
+    messages = _run(make_draft, make_inputs, "The debt of Acme was $5 million.", page, "p.1 L2-L2", quote, "Acme?")
+    assert messages and all("'debt'" in m for m in messages)
+
+
+def test_a_verb_is_no_kind(make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]) -> None:
+    page = ["The Beatles recorded the song in London.", "The song was written by John Lennon."]
+    quote = "The song was written by John Lennon."
+    text = "The Beatles recorded the song written by John Lennon."
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", quote, "Who wrote the song?")
+    assert messages and "'recorded'" in messages[0]
+
+
+def test_two_kinds_in_one_claim_are_more_than_its_quotes_say(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    page = ["Pilzno is a town and the seat of a gmina in Poland.", FIGURE]
+    text = "As of 2006, the town of Pilzno, the seat of the gmina of Pilzno, had a population of 4,411."
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", FIGURE, QUESTION)
+    assert messages and ("'seat'" in messages[0] or "'gmina'" in messages[0])
+
+
+def test_the_frame_is_the_quotes_block_its_heading_and_title(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    page = ["# Pilzno", "", SEAT, SEAT2, FIGURE, "", ELSEWHERE]
+    inputs = make_inputs(
+        make_draft(),
+        cited_lines=tuple(SourceLine("pilzno.md", 1, n, t) for n, t in enumerate(page, start=1)),
+        sources=(SourceInfo("pilzno.md", "Gmina Pilzno"),),
+    )
+    frame = " ".join(quote_frame(inputs, "pilzno.md", "p.1 L5-L5"))
+    assert "old town of Pilzno" in frame and "# Pilzno" in frame and "Gmina Pilzno" in frame
+    assert "village" not in frame
