@@ -14,7 +14,8 @@ no quote of the claim writes is supported here only when all of these hold:
   facility", "the current courthouse") is no head: it narrows what the quote says and stays unsupported;
 - the quote's own frame (the block it stands in, the heading of its section, its document's title: what the
   quoted sentence means, never another passage of the document) writes the noun in a sentence that writes the same
-  name and states no figure (a sentence giving a value is about that value, not about what the subject is).
+  name and states no figure (a sentence giving a value is about that value, not about what the subject is), or
+  writes a closed compound the noun heads there ("the Belleville paper" for "a daily newspaper in Belleville").
 
 Only one such noun per claim: a claim that needs two is saying more than its quotes. Figures, names, polarity and
 the binding of values to their subjects are held by the other rules whatever this one lets stand.
@@ -35,6 +36,7 @@ from quotebound.agent.gate.quoted import Word, meaning_word, strict
 from quotebound.agent.gate.vocabulary import NUMBER_WORDS, WORD, Vocabulary, fold, is_content, vocabulary_of
 
 _MAX_MODIFIERS: Final = 4  # words between a determiner and the head noun ("the New York School's first generation")
+_MIN_HEAD: Final = 4  # the shortest head (and, less one, the shortest first part) a compound is read as having
 _DETERMINERS: Final = frozenset("the a an its his her their this that these those".split())
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+|\n")
 _FIGURE: Final = re.compile(r"\d")
@@ -110,8 +112,21 @@ def _framed(word: str, names: Sequence[str], quotes: Sequence[QuoteSpan], inputs
             if _FIGURE.search(sentence):
                 continue
             vocab = vocabulary_of(sentence)
-            if vocab.covers(word) and any(vocab.covers(n) for n in names):
+            if (vocab.covers(word) or _compound_head(word, sentence)) and any(vocab.covers(n) for n in names):
                 return True
+    return False
+
+
+def _compound_head(word: str, sentence: str) -> bool:
+    """`sentence` writes a closed compound whose head is `word`: English compounds are headed on the right, and
+    the head names their kind ("newspaper" is a paper, "farmhouse" a house)."""
+    folded = fold(word).removesuffix("s")
+    if len(folded) < _MIN_HEAD:
+        return False
+    for w in WORD.findall(sentence):
+        x = fold(w).removesuffix("s")
+        if len(x) - len(folded) >= _MIN_HEAD - 1 and x.endswith(folded):
+            return True
     return False
 
 

@@ -101,6 +101,21 @@ def test_two_kinds_in_one_claim_are_more_than_its_quotes_say(
     assert messages and ("'seat'" in messages[0] or "'gmina'" in messages[0])
 
 
+def test_the_head_of_a_compound_its_passage_writes_names_the_kind(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    quote = "The Belleville News-Democrat is published in Belleville, Illinois."
+    text = "The Belleville paper is published in Belleville, Illinois."
+    question = "Where is the News-Democrat published?"
+    mill = "Belleville also has a paper mill."  # another passage writes "paper": no word of the writer's own
+    page = ["The Belleville News-Democrat is a daily newspaper.", quote, "", mill]
+    assert _run(make_draft, make_inputs, text, page, "p.1 L2-L2", quote, question) == []
+    # where the passage says it only in a sentence that gives a figure, it says when, not what
+    page = ["The Belleville News-Democrat was a family-owned newspaper until 1972.", quote, "", mill]
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", quote, question)
+    assert messages and all("'paper'" in m for m in messages)
+
+
 def test_the_frame_is_the_quotes_block_its_heading_and_title(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:
