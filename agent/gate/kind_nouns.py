@@ -17,8 +17,15 @@ no quote of the claim writes is supported here only when all of these hold:
   name and states no figure (a sentence giving a value is about that value, not about what the subject is), or
   writes a closed compound the noun heads there ("the Belleville paper" for "a daily newspaper in Belleville").
 
-Only one such noun per claim: a claim that needs two is saying more than its quotes. Figures, names, polarity and
-the binding of values to their subjects are held by the other rules whatever this one lets stand.
+Only one such noun per claim: a claim that needs two is saying more than its quotes.
+
+The same frame may name what a quote only describes: a name the frame puts in apposition to a noun the quote uses
+in a definite description ("published by DC Focus, a short-lived imprint" for "The aim of the imprint was") may
+stand for that description (`described_name`), again only from a sentence that states no figure. A name from
+anywhere else in the frame ("played for West Ham United" beside a quote that never refers to a club) stays held.
+
+Figures, names, polarity and the binding of values to their subjects are held by the other rules whatever this
+module lets stand.
 """
 
 from __future__ import annotations
@@ -40,6 +47,9 @@ _MIN_HEAD: Final = 4  # the shortest head (and, less one, the shortest first par
 _DETERMINERS: Final = frozenset("the a an its his her their this that these those".split())
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+|\n")
 _FIGURE: Final = re.compile(r"\d")
+_DEFINITE: Final = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([a-z][\w-]*)\b")
+_NAME_RUN: Final = re.compile(r"[A-Z][\w’'&-]*(?:\s+(?:of\s+)?[A-Z][\w’'&-]*)*")  # "DC Focus", "Bank of America"
+_APPOSITION: Final = re.compile(r",\s+(?:a|an|the)\s+([^,.;:()]{1,80})")  # ", a short-lived imprint of ..."
 _PARTICIPLE: Final = re.compile(r"(?:ed|ing)$")
 _OF_NAME: Final = re.compile(r"\s+of\s+(?:the\s+)?([A-Z][\w’'-]*)")
 # What may follow a head noun: the end, punctuation, or a function word that does not open another noun phrase
@@ -144,4 +154,40 @@ def kind_noun(claim: Claim, found: Sequence[Word], missing: Sequence[int], input
     return None
 
 
-__all__ = ["kind_noun", "quote_frame"]
+def _descriptions(quote: str) -> frozenset[str]:
+    """The nouns `quote` refers to a subject by with a definite description ("the imprint", "this fund")."""
+    return frozenset(fold(m.group(1)) for m in _DEFINITE.finditer(quote) if is_content(m.group(1)))
+
+
+def described_name(claim: Claim, found: Sequence[Word], i: int, inputs: GateInputs) -> bool:
+    """`found[i]`, a name, is the name the quote's own frame gives what the quote calls by a definite description:
+    the frame puts the name, and no other, in apposition to the same noun, in a sentence without a figure
+    ("published by DC Focus, a short-lived imprint of DC Comics" names "the imprint" of the quote "The aim of the
+    imprint was"; a frame with two towns names neither "the town")."""
+    w = found[i]
+    if not w.name:
+        return False
+    for q in claim.quotes:
+        nouns = _descriptions(q.quote)
+        if nouns:
+            named = {n for noun in nouns for n in _apposed(quote_frame(inputs, q.source_id, q.locator), noun)}
+            if len(named) == 1 and w.text in named.pop().split():
+                return True
+    return False
+
+
+def _apposed(frame: Sequence[str], noun: str) -> set[str]:
+    """Every name `frame` puts in apposition to `noun` ("DC Focus, a short-lived imprint"), in sentences without a
+    figure."""
+    names: set[str] = set()
+    for sentence in frame:
+        if _FIGURE.search(sentence):
+            continue
+        for m in _NAME_RUN.finditer(sentence):
+            apposed = _APPOSITION.match(sentence, m.end())
+            if apposed and noun in (fold(x) for x in WORD.findall(apposed.group(1))[:_MAX_MODIFIERS]):
+                names.add(m.group())
+    return names
+
+
+__all__ = ["described_name", "kind_noun", "quote_frame"]

@@ -128,3 +128,35 @@ def test_the_frame_is_the_quotes_block_its_heading_and_title(
     frame = " ".join(quote_frame(inputs, "pilzno.md", "p.1 L5-L5"))
     assert "old town of Pilzno" in frame and "# Pilzno" in frame and "Gmina Pilzno" in frame
     assert "village" not in frame
+
+
+IMPRINT = "Hard Time is a comic book series originally published by DC Focus, a short-lived imprint of DC Comics."
+AIM = "The aim of the imprint was to feature characters who did not follow the classic format."
+
+
+def test_the_name_its_passage_gives_a_described_subject_stands(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    text = "The aim of DC Focus was to feature characters who did not follow the classic format."
+    page = [IMPRINT, AIM]
+    assert _run(make_draft, make_inputs, text, page, "p.1 L2-L2", AIM, "What is Hard Time?") == []
+
+
+def test_a_name_the_passage_gives_something_the_quote_does_not_describe_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # the passage names a club, but the quote refers to no club: "West Ham" is carried in
+    page = ["He was on the books of West Ham United, a club in London.", "He played mostly as a winger."]
+    text = "He played mostly as a winger for West Ham United."
+    quote = "He played mostly as a winger."
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", quote, "What did he play?")
+    assert messages and all("'west'" in m for m in messages)
+
+
+def test_a_description_the_passage_gives_two_names_names_neither(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    page = ["It was published by DC Focus, a short-lived imprint, and later by Vertigo, an imprint of DC.", AIM]
+    text = "The aim of Vertigo was to feature characters who did not follow the classic format."
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", AIM, "What is Hard Time?")
+    assert messages and all("'vertigo'" in m for m in messages)
