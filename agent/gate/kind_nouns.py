@@ -24,6 +24,11 @@ in a definite description ("published by DC Focus, a short-lived imprint" for "T
 stand for that description (`described_name`), again only from a sentence that states no figure. A name from
 anywhere else in the frame ("played for West Ham United" beside a quote that never refers to a club) stays held.
 
+A pronoun's antecedent is named by its kind the same way: where a quote says "Its seat is the town of Gniewkowo"
+and the sentence just before it in its block classifies its subject ("Gmina Gniewkowo is an urban-rural gmina"),
+a definite description headed by that kind ("the seat of the gmina") may stand for the pronoun
+(`antecedent_kind`). It counts as the claim's one kind noun.
+
 Figures, names, polarity and the binding of values to their subjects are held by the other rules whatever this
 module lets stand.
 """
@@ -48,6 +53,12 @@ _DETERMINERS: Final = frozenset("the a an its his her their this that these thos
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+|\n")
 _FIGURE: Final = re.compile(r"\d")
 _DEFINITE: Final = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hat)\s+([a-z][\w-]*)\b")
+_PRONOUNS: Final = frozenset("it its he his him she her they their them".split())
+# A sentence classifying its subject: "... is an urban-rural gmina (", "... was an English former footballer who"
+_CLASSIFIES: Final = re.compile(
+    r"\b(?:is|was|are|were)\s+(?:a|an)\s+(?:[\w’'-]+\s+){0,3}?([a-z][\w-]*)"
+    r"(?=\s*[,.;:()]|\s*$|\s+(?:in|of|from|and|who|which|that|with|for|on|at|by)\b)"
+)
 _NAME_RUN: Final = re.compile(r"[A-Z][\w’'&-]*(?:\s+(?:of\s+)?[A-Z][\w’'&-]*)*")  # "DC Focus", "Bank of America"
 _APPOSITION: Final = re.compile(r",\s+(?:a|an|the)\s+([^,.;:()]{1,80})")  # ", a short-lived imprint of ..."
 _PARTICIPLE: Final = re.compile(r"(?:ed|ing)$")
@@ -56,8 +67,9 @@ _OF_NAME: Final = re.compile(r"\s+of\s+(?:the\s+)?([A-Z][\w’'-]*)")
 _HEAD_END: Final = re.compile(r"\s*(?:$|[,.;:()!?\"“”]|(?P<next>[^\W\d_]+))")
 
 
-def _phrase_names(text: str, found: Sequence[Word], i: int) -> tuple[str, ...] | None:
-    """The names in the noun phrase `found[i]` heads (see the module docstring), or None when it heads none."""
+def _head_phrase(text: str, found: Sequence[Word], i: int) -> tuple[str, list[re.Match[str]]] | None:
+    """(the determiner, the words after it) of the noun phrase `found[i]` heads (see the module docstring), or None
+    when it heads none."""
     w = found[i]
     after = _HEAD_END.match(text, w.start + len(w.text))
     nxt = after.group("next") if after is not None else None
@@ -70,6 +82,15 @@ def _phrase_names(text: str, found: Sequence[Word], i: int) -> tuple[str, ...] |
     between = opened[start + 1 :]
     if any(not is_content(m.group()) and fold(m.group()) != "of" for m in between):
         return None  # a clause, not one phrase: "the house was moved"
+    return fold(opened[start].group()), between
+
+
+def _phrase_names(text: str, found: Sequence[Word], i: int) -> tuple[str, ...] | None:
+    """The names in the noun phrase `found[i]` heads, or None when it heads none or holds no name."""
+    phrase = _head_phrase(text, found, i)
+    if phrase is None:
+        return None
+    w, between = found[i], phrase[1]
     names = [f.text for f in found if f.name and any(f.start == m.start() for m in between)]
     of_name = _OF_NAME.match(text, w.start + len(w.text))
     if of_name is not None:
@@ -94,24 +115,29 @@ def _pages(inputs: GateInputs) -> dict[tuple[str, int], tuple[str, ...]]:
 
 
 @per_draft
-def quote_frame(inputs: GateInputs, source_id: str, locator: str) -> tuple[str, ...]:
-    """The sentences of the frame a quote stands in: its block's lines, its section's heading, its source's title."""
+def _block(inputs: GateInputs, source_id: str, locator: str) -> tuple[str, str]:
+    """(the block a quote's locator stands in, its lines joined; the heading of its section), "" when unknown."""
     try:
         at = Locator.parse(locator)
     except ValueError:
-        return ()
+        return "", ""
     lines = _pages(inputs).get((source_id, at.page), ())
+    if at.line_end > len(lines):
+        return "", ""
+    framed = frames(lines)
+    first, last = at.line_start - 1, at.line_end - 1
+    end = last
+    while end + 1 < len(lines) and framed[end + 1].block == framed[last].block and lines[end + 1].strip():
+        end += 1
+    heading = lines[framed[first].section] if framed[first].section >= 0 else ""
+    return " ".join(lines[framed[first].block : end + 1]), heading
+
+
+@per_draft
+def quote_frame(inputs: GateInputs, source_id: str, locator: str) -> tuple[str, ...]:
+    """The sentences of the frame a quote stands in: its block's lines, its section's heading, its source's title."""
     texts = [s.title for s in inputs.sources if s.source_id == source_id]
-    if at.line_end <= len(lines):
-        framed = frames(lines)
-        first, last = at.line_start - 1, at.line_end - 1
-        block = framed[first].block
-        end = last
-        while end + 1 < len(lines) and framed[end + 1].block == framed[last].block and lines[end + 1].strip():
-            end += 1
-        texts.append(" ".join(lines[block : end + 1]))
-        if framed[first].section >= 0:
-            texts.append(lines[framed[first].section])
+    texts += [t for t in _block(inputs, source_id, locator) if t]
     return tuple(s for t in texts for s in _SENTENCE.split(t) if s.strip())
 
 
@@ -154,6 +180,35 @@ def kind_noun(claim: Claim, found: Sequence[Word], missing: Sequence[int], input
     return None
 
 
+def _lead_in(inputs: GateInputs, q: QuoteSpan) -> str:
+    """The sentence of the quote's block just before the quote, when the quote starts a sentence; else ""."""
+    text = " ".join(_block(inputs, q.source_id, q.locator)[0].split())
+    at = text.find(" ".join(q.quote.split()))
+    before = text[:at].rstrip() if at > 0 else ""
+    if not before.endswith((".", "!", "?")):
+        return ""
+    return [s for s in _SENTENCE.split(before) if s.strip()][-1]
+
+
+def antecedent_kind(claim: Claim, found: Sequence[Word], missing: Sequence[int], inputs: GateInputs) -> int | None:
+    """The index (into `missing`) of the one missing word of `claim` that heads a definite description ("the
+    gmina") of what its quote calls by a pronoun ("Its seat is ..."), as the sentence just before the quote
+    classifies its subject ("Gmina Gniewkowo is an urban-rural gmina ..."), or None."""
+    question = vocabulary_of(inputs.question or "")
+    leads = [
+        _lead_in(inputs, q) for q in claim.quotes if _PRONOUNS.intersection(fold(t) for t in WORD.findall(q.quote))
+    ]
+    kinds = [m.group(1) for lead in leads if (m := _CLASSIFIES.search(lead))]
+    if not kinds:
+        return None
+    for k, i in enumerate(missing):
+        w = found[i]
+        phrase = None if w.name or not _plain(w.text, question) else _head_phrase(claim.text, found, i)
+        if phrase is not None and phrase[0] == "the" and any(vocabulary_of(kind).covers(w.text) for kind in kinds):
+            return k
+    return None
+
+
 def _descriptions(quote: str) -> frozenset[str]:
     """The nouns `quote` refers to a subject by with a definite description ("the imprint", "this fund")."""
     return frozenset(fold(m.group(1)) for m in _DEFINITE.finditer(quote) if is_content(m.group(1)))
@@ -190,4 +245,4 @@ def _apposed(frame: Sequence[str], noun: str) -> set[str]:
     return names
 
 
-__all__ = ["described_name", "kind_noun", "quote_frame"]
+__all__ = ["antecedent_kind", "described_name", "kind_noun", "quote_frame"]

@@ -70,7 +70,7 @@ from quotebound.agent.gate.claim_forms import (
 )
 from quotebound.agent.gate.claims import Claim
 from quotebound.agent.gate.inputs import GateInputs
-from quotebound.agent.gate.kind_nouns import described_name, kind_noun
+from quotebound.agent.gate.kind_nouns import antecedent_kind, described_name, kind_noun
 from quotebound.agent.gate.naming import (
     dates_document,
     named_elsewhere,
@@ -286,7 +286,9 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
     if missing:
         missing = named_elsewhere(claim.text, inputs, found, missing, r.sources)
         kind = kind_noun(claim, found, missing, inputs) if missing else None
-        if kind is not None:  # the kind of a named subject, as the quote's own passage names it
+        if kind is None and missing:
+            kind = antecedent_kind(claim, found, missing, inputs)
+        if kind is not None:  # the kind of a subject, as the quote's own passage names it (one per claim)
             missing = [i for k, i in enumerate(missing) if k != kind]
         # the name the quote's own passage gives what the quote calls "the imprint"
         missing = [i for i in missing if not described_name(claim, found, i, inputs)]

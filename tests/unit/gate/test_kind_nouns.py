@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import pytest
+
 from quotebound.agent.core.contracts import Draft, Fact, Support
 from quotebound.agent.gate.inputs import GateInputs, SourceInfo, SourceLine
 from quotebound.agent.gate.kind_nouns import quote_frame
@@ -160,3 +162,26 @@ def test_a_description_the_passage_gives_two_names_names_neither(
     text = "The aim of Vertigo was to feature characters who did not follow the classic format."
     messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", AIM, "What is Hard Time?")
     assert messages and all("'vertigo'" in m for m in messages)
+
+
+GMINA = "Gmina Gniewkowo is an urban-rural gmina in Inowroclaw County, Poland."
+SEATED = "Its seat is the town of Gniewkowo, which lies north-east of Inowroclaw."
+COUNTY = "The county also writes of a gmina elsewhere."
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("The seat of the gmina is the town of Gniewkowo.", None),
+        # the sentence before classifies the subject as a gmina, not a county: "the county" is another subject
+        ("The seat of the county is the town of Gniewkowo.", "county"),
+        # an indefinite phrase does not refer back to the pronoun's subject
+        ("The seat of a gmina is the town of Gniewkowo.", "gmina"),
+    ],
+)
+def test_a_pronoun_may_be_named_by_the_kind_the_sentence_before_gives(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs], text: str, word: str | None
+) -> None:
+    page = [GMINA, SEATED, "", COUNTY]
+    messages = _run(make_draft, make_inputs, text, page, "p.1 L2-L2", SEATED, "What is the seat?")
+    assert messages == [] if word is None else messages and all(f"'{word}'" in m for m in messages)
