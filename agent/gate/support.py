@@ -23,6 +23,9 @@ A content word (`vocabulary.is_content`) of a claim is supported when:
   the label of a "Label: value" claim) it names an attribute, or is a word of the question; a key is
   a label, so there any word the model read will do and ordinals rank the slot. Words of polarity, modality and
   direction, months and number words still need the quotes there (a label's "Waived: $25" asserts);
+- it names the kind of a subject the claim names, as the passage its quote stands in does ("the town of Pilzno":
+  `kind_nouns`), or is the name that passage gives what the quote calls by a definite description ("DC Focus" for
+  "the imprint" where the passage says "DC Focus, a short-lived imprint");
 - it is the one plain word of the writer's own a claim that says enough of its quotes may add (`allowance`);
 - or the paraphrase scorer rates it close to a word of its quotes the claim did not use (`PARAPHRASE_MIN`), unless
   it is a word whose meaning closeness cannot be trusted with (polarity, modality, direction, months, number
@@ -67,6 +70,7 @@ from quotebound.agent.gate.claim_forms import (
 )
 from quotebound.agent.gate.claims import Claim
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.kind_nouns import antecedent_kind, described_name, kind_noun
 from quotebound.agent.gate.naming import (
     dates_document,
     named_elsewhere,
@@ -281,6 +285,13 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
     missing = [i for i in range(len(found)) if not _supported(i, r, direction)]
     if missing:
         missing = named_elsewhere(claim.text, inputs, found, missing, r.sources)
+        kind = kind_noun(claim, found, missing, inputs) if missing else None
+        if kind is None and missing:
+            kind = antecedent_kind(claim, found, missing, inputs)
+        if kind is not None:  # the kind of a subject, as the quote's own passage names it (one per claim)
+            missing = [i for k, i in enumerate(missing) if k != kind]
+        # the name the quote's own passage gives what the quote calls "the imprint"
+        missing = [i for i in missing if not described_name(claim, found, i, inputs)]
     if own_words(claim.text, found, missing, inputs, r.question):
         return Unsupported(())
     unsupported = tuple(dict.fromkeys(fold(found[i].text) for i in missing))

@@ -89,9 +89,9 @@ DOCUMENT_NOUNS: Final = _words(
     """abstract announcement appendix article biography brochure bulletin caption catalog catalogue chart column copy
     database dataset description diagram disclosure document edition encyclopedia entry excerpt exhibit extract faq
     figure file filing footnote fragment guide handbook heading infobox letter line listing manual memo memorandum
-    minutes newsletter note notice obituary page paragraph passage profile quote record register registry report
-    revision row schedule section sheet snippet source spreadsheet statement summary table text transcript version
-    webpage website wiki"""
+    minutes newsletter note notice obituary overview page paragraph passage profile quote record register registry
+    report review revision row schedule section sheet snippet source spreadsheet statement study summary survey table
+    text transcript version webpage website wiki"""
 )
 
 # Verbs a document (or its author) does things with evidence by: it says, gives, lists, records a value, or agrees

@@ -200,3 +200,24 @@ def test_an_ordinal_may_stand_for_a_document_whose_noun_and_verb_are_left_out(
     assert any("'fourth'" in m for m in three(said.replace("third", "fourth")))
     # no document before it: an ordinal about the world
     assert any("'third'" in m for m in three("He was born June 19, 1910, and a third 1 January 1900."))
+
+
+STORES = "In Endeavour Drinks, Dan Murphy's store network grew to 230 with three new store openings in Q4."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # a review is a kind of document: naming the one that reports the figure asserts nothing about stores
+        ("The Endeavour Drinks review says Dan Murphy's store network grew to 230.", False),
+        # the same word is a claim about the world where no document reports through it
+        ("Dan Murphy's store network grew to 230 after a review.", True),
+    ],
+)
+def test_a_review_is_a_document_where_it_reports(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: bool
+) -> None:
+    draft = make_draft(_fact(STORES, STORES), level1=sentence)
+    lines = (SourceLine("a.txt", 1, 1, "In Endeavour Drinks, key metrics ended F19 at record highs."),)
+    messages = judge(draft, question="How many Dan Murphy's stores?", cited_lines=lines)
+    assert bool(messages) is blocked and all("'review'" in m for m in messages)
