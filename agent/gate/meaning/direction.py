@@ -92,7 +92,7 @@ def read_directions(low: list[str], used: set[int]) -> set[tuple[str, str]]:
 
 
 def read_ranges(toks: Sequence[Tok], values: Sequence[Value]) -> tuple[tuple[Key, Key], ...]:
-    """(first, second) of every "from X to Y" / "X to Y" / "X - Y" with two figures of one kind."""
+    """(first, second) of every "from X to Y" / "X to Y" / "X – Y" / "X-Y" with two figures of one kind."""
     found: list[tuple[Key, Key]] = []
     for i, t in enumerate(toks):
         if t.value < 0:
@@ -101,9 +101,9 @@ def read_ranges(toks: Sequence[Tok], values: Sequence[Value]) -> tuple[tuple[Key
         j = i + 1
         while j < len(toks) and toks[j].value < 0 and (toks[j].low in UNITS or toks[j].low in SCALES):
             j += 1
-        if j + 1 < len(toks) and toks[j].low in _RANGE_MARKS and toks[j + 1].value >= 0:
+        if j + 1 < len(toks) and toks[j].low in (*_RANGE_MARKS, "-") and toks[j + 1].value >= 0:
             b = values[toks[j + 1].value]
-            if a.kind == b.kind and a.key != b.key:
+            if a.kind == b.kind and a.key != b.key and (toks[j].low != "-" or _rising(a.key, b.key)):
                 found.append((a.key, b.key))
     return tuple(found)
 
@@ -130,6 +130,13 @@ def range_roles(s: Sentence) -> dict[Key, str]:
             if after is None or (after.value < 0 and (after.low in _OPEN_END or (year and after.low.isalpha()))):
                 roles.setdefault(s.values[t.value].key, "start")
     return roles
+
+
+def _rising(a: Key, b: Key) -> bool:
+    """A hyphen joins two ends of a range only when the second is the larger, by at most one more digit
+    ("1981-1995", "10-12", "5-10"), not in a fiscal year's short form ("2018-19") or a number ("2003-118842")."""
+    x, y = a[1], b[1]
+    return isinstance(x, Decimal) and isinstance(y, Decimal) and x < y < x * 10 + 10
 
 
 def _year(key: Key) -> bool:

@@ -36,6 +36,9 @@ def codes(claim: str, *lines: str) -> list[str]:
         ("He played (1981– ) for the club.", {1981: "start"}),
         ("Career: 1981– Springfield FC", {1981: "start"}),
         ("Revenue was 5 – 7 million.", {5: "start", 7: "end"}),
+        ("He served as mayor 1981-1995.", {1981: "start", 1995: "end"}),  # a hyphen between rising figures
+        ("Revenue in 2018-19 rose.", {}),  # a fiscal year's short form
+        ("Instrument No. 2003-118842.", {}),  # a number, not a span
         ("Revenue was $5 million – a record.", {}),  # a dash after an amount before words opens no span
     ],
 )
@@ -48,6 +51,7 @@ def test_the_ends_of_a_range_are_its_start_and_end(text: str, roles: dict[int, s
     [
         ("His term as mayor started in 1981 and ended in 1995.", (MAYOR, TEACHER)),
         ("His term as mayor started in 1981.", (MAYOR, TEACHER)),
+        ("His term as mayor started in 1981.", (MAYOR.replace("(1981–1995)", "1981-1995"), TEACHER)),
         ("The show's run began in 2003 and ended in 2010.", (SHOW, PILOT)),
         ("His acting career started in 1981.", (ACTOR, SCHOOL)),
     ],
@@ -61,6 +65,7 @@ def test_a_phase_word_for_an_end_of_a_range_is_what_the_range_says(claim: str, l
     [
         ("His term as mayor ended in 1981.", (MAYOR, TEACHER)),  # the start given as the end
         ("His term as mayor started in 1995.", (MAYOR, TEACHER)),  # the end given as the start
+        ("His term as mayor ended in 1981.", (MAYOR.replace("(1981–1995)", "1981-1995"), TEACHER)),
         ("The show's run began in 2010.", (SHOW, PILOT)),
         ("His career as a teacher started in 1981.", (MAYOR, TEACHER)),  # the teaching career's start moved
     ],
