@@ -26,10 +26,11 @@ clause that shares most of its content words. Then:
    about the claim clause's subject: the sentence that gives it must share the clause's words when another quote
    does (a word counts in part when the quote writes another form of its verb, "payable" for "paid": `roots.py`;
    a range says which of its figures starts and which ends its span, "1981–1995", "1981–present", so "began" and
-   "ended" are said by it); no other quote (or, in the same sentence, the words around another figure) may match the clause better
-   while giving a different figure of its kind; its subject may not be joined to words, a modality or a bound that
-   another quote states of something else; and its period (a year, a date or a range heading its column or
-   labelling its row, or standing after it: "1,066 at the 2010 census") must be the one the claim gives it. A quote's
+   "ended" are said by it); no other quote (or, in the same sentence, the words around another figure) may match
+   the clause better while giving a different figure of its kind; its subject may not be joined to words, a
+   modality or a bound that another quote states of something else; and its period (a year, a date or a range
+   heading its column or labelling its row, or standing after it: "1,066 at the 2010 census") must be the one the
+   claim gives it. A quote's
    subject may be named in another quoted line of its own context (the heading of its section, the line above it in
    its paragraph, the sentence it goes on from: `context.py`); quotes of different sections, paragraphs or tables
    are different contexts. A clause that says of one subject what a parallel quote says of another is found the
