@@ -15,7 +15,7 @@ from quotebound.agent.gate.meaning.joined import joined_modality, joined_subject
 from quotebound.agent.gate.meaning.lexicon import ATTRIBUTION, POLES, is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value
 from quotebound.agent.gate.meaning.periods import attached_labels, follows, other_period
-from quotebound.agent.gate.meaning.roots import ROOT_WEIGHT, root_match
+from quotebound.agent.gate.meaning.roots import ROOT_WEIGHT, root_match, same_count
 from quotebound.agent.gate.meaning.units import gives_other, kind_class
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import ORDINALS
@@ -105,8 +105,11 @@ def _role_words(weights: dict[str, float], s: Sentence, key: Key) -> frozenset[s
 
 def _overlap(weights: dict[str, float], stems_: frozenset[str]) -> float:
     """How much of the clause's weighted words `stems_` says: a word in full, another form of it by root in part
-    (`roots.py`: "paid" for "payable")."""
-    return sum(w if s in stems_ else ROOT_WEIGHT * w if root_match(s, stems_) else 0.0 for s, w in weights.items())
+    (`roots.py`: "paid" for "payable"); the words naming a place's headcount are one word ("population", "people")."""
+    return sum(
+        w if s in stems_ or same_count(s, stems_) else ROOT_WEIGHT * w if root_match(s, stems_) else 0.0
+        for s, w in weights.items()
+    )
 
 
 def binding_problems(

@@ -4,7 +4,7 @@
 A meaning stem (`lexicon.stem`) meets only its own inflections ("paying", "pays"). Its root reaches further, by
 general English morphology only: the base of an irregular past form ("paid": "pay", `irregular.py`), and the verb a
 noun or adjective is made from by "-ment", "-ance", "-ence", "-ion" or "-able" / "-ible" ("payment", "issuance",
-"receivable"). A base left by "-able" must be a verb of four letters or more, or one the irregular table knows
+"receivable"). A place's headcount is one word however it is named (`HEADCOUNT`). A base left by "-able" must be a verb of four letters or more, or one the irregular table knows
 ("payable": "pay"), so "notable" and "capable" do not become "not" and "cap". Binding counts a match by root at
 `ROOT_WEIGHT`: another form of the word says the same act but not in the same role ("payable" is owed, "paid" is
 done), so where one quote writes the claim's own word and another only its root, the first still binds better."""
@@ -19,6 +19,12 @@ from quotebound.agent.gate.meaning.lexicon import stem
 from quotebound.agent.gate.vocabulary import nominal_bases
 
 ROOT_WEIGHT: Final = 0.5  # the share of a word's weight that a match by root alone carries
+
+# The count of the people living in a place, as a census states it: "a population of 3,559", "3,559 people", "3,559
+# inhabitants", "3,559 residents" name one figure. A closed category of general English (the nouns that count a
+# place's people), read as one word by binding, so a census sentence that counts "people" binds a claim about the
+# "population" as well as another quote that writes "population".
+HEADCOUNT: Final = frozenset(stem(w) for w in "population populations people persons inhabitants residents".split())
 
 _VERBS: Final = frozenset(IRREGULAR.values())  # the irregular verbs' bases: verbs, whatever their length
 _ABLE: Final = ("abl", "ibl")  # "-able" / "-ible" as a stem keeps them ("payable": "payabl")
@@ -53,3 +59,8 @@ def root_match(s: str, stems: frozenset[str]) -> bool:
         return False
     mine = roots(s) | {s}
     return bool(mine & rooted(stems))
+
+
+def same_count(s: str, stems: frozenset[str]) -> bool:
+    """The claim's stem `s` and one of a quote's `stems` both name a place's headcount (`HEADCOUNT`)."""
+    return s in HEADCOUNT and not HEADCOUNT.isdisjoint(stems)

@@ -58,3 +58,36 @@ def test_a_claim_saying_paid_binds_to_the_quote_saying_payable() -> None:
 )  # fmt: skip
 def test_a_figure_moved_from_payable_to_paid_stays_unbound(claim: str, lines: tuple[str, ...]) -> None:
     assert "unbound" in [p.code for p in meaning.problems(claim, quotes(*lines))]
+
+
+CENSUS = "As of the census of 2010, there were 3,559 people, 1,575 households, and 909 families residing in the city."
+OTHER = "The population was 10,000 at the 2010 census."
+COUNTY = "The population of the county was 10,000."
+
+
+def sources(*lines: str) -> list[QuoteSpan]:
+    return [QuoteSpan(f"doc{i}.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "lines"),
+    [
+        ("Broken Bow had a population of 3,559 at the 2010 census.", (CENSUS, OTHER)),
+        ("The population was 3,559.", (CENSUS, COUNTY)),
+        ("The 2010 census counted 3,559 residents.", (CENSUS, OTHER)),
+    ],
+)
+def test_a_census_count_of_people_is_the_population(claim: str, lines: tuple[str, ...]) -> None:
+    assert "unbound" not in [p.code for p in meaning.problems(claim, sources(*lines))]
+
+
+@pytest.mark.parametrize(
+    ("claim", "lines"),
+    [
+        ("The population of the county was 3,559.", (CENSUS, COUNTY)),  # the city's count given to the county
+        ("The population was 1,575 at the 2010 census.", (CENSUS, OTHER)),  # the households given as the people
+        ("The population was 909 in 2010.", (CENSUS, OTHER)),  # the families given as the people
+    ],
+)
+def test_another_count_given_as_the_population_stays_unbound(claim: str, lines: tuple[str, ...]) -> None:
+    assert "unbound" in [p.code for p in meaning.problems(claim, sources(*lines))]
