@@ -4,10 +4,13 @@
 A meaning stem (`lexicon.stem`) meets only its own inflections ("paying", "pays"). Its root reaches further, by
 general English morphology only: the base of an irregular past form ("paid": "pay", `irregular.py`), and the verb a
 noun or adjective is made from by "-ment", "-ance", "-ence", "-ion" or "-able" / "-ible" ("payment", "issuance",
-"receivable"). A place's headcount is one word however it is named (`HEADCOUNT`). A base left by "-able" must be a verb of four letters or more, or one the irregular table knows
+"receivable"). A base left by "-able" must be a verb of four letters or more, or one the irregular table knows
 ("payable": "pay"), so "notable" and "capable" do not become "not" and "cap". Binding counts a match by root at
 `ROOT_WEIGHT`: another form of the word says the same act but not in the same role ("payable" is owed, "paid" is
-done), so where one quote writes the claim's own word and another only its root, the first still binds better."""
+done), so where one quote writes the claim's own word and another only its root, the first still binds better.
+
+Beside roots, one category of words that name one figure: a place's headcount ("population", "people",
+"inhabitants", "residents": `HEADCOUNT`), which binding reads as one word."""
 
 from __future__ import annotations
 
