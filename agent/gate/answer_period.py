@@ -116,12 +116,13 @@ def prose_period(sentence: str, figure: Figure) -> Period | None:
 
 
 def quoted_period(key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quoted]) -> Period | None:
-    """The period the quoted sentence states the figure `key` for: its column's years for a table cell, its
-    clause's date for prose; None when it names none."""
+    """The period the quoted sentence states the figure `key` for: the years heading every column that holds it,
+    for a table row; its clause's date for prose; None when it names none."""
     row = cells(sentence)
     if row is not None:
+        # every column that holds the figure: a row may give one figure for several periods ("| 1,200 | 1,200 |")
         columns = [j for j, c in enumerate(row) if j >= 1 and key in keys(c)]
-        named = years(column_heading(qd, sentence, columns[0], quotes)) if columns else frozenset()
+        named = frozenset().union(*(years(column_heading(qd, sentence, j, quotes)) for j in columns))
         return (named, frozenset()) if named else None
     figure = next((f for f in figures(sentence) if f.key == key), None)
     return prose_period(sentence, figure) if figure is not None else None

@@ -13,7 +13,8 @@ labelled in its first cell with a figure other than a year in another cell), com
 cell spans the empty cells to its right (a merged cell), a heading row with a single heading spans every column,
 and a caption in the first column ("For the year ended December 31:") heads every column. Column j reads as its
 captions then its headings top to bottom ("For the year ended December 31 2019"), so a date split over heading rows
-reads whole.
+reads whole. A table split into blocks by rows labelled with a year alone ("| 2019 | | |" ... "| 2018 | | |") reads a
+row under the label of its own block, not the first one.
 
 Blocks and sections. A quote's subject may be named in another line of its own context: the heading of its section,
 the paragraph it belongs to, its table. `frames` tells, for each line of a page, the block it belongs to (a
@@ -127,6 +128,9 @@ def table_headings(lines: Sequence[str], first: int) -> str:
         rows.append(row)
         if len(rows) == MAX_HEADING_ROWS:
             break
+    block_label = _block_label(lines, start + len(rows), first)
+    if block_label:  # the row is in a later block: its label, not the first block's, says its period
+        rows = [r for r in rows if not _labels_block(r)] + [[block_label]]
     if not rows:
         return ""
     width = max(len(r) for r in rows)
@@ -141,6 +145,21 @@ def table_headings(lines: Sequence[str], first: int) -> str:
                 parts.append(cell)
         columns.append(" ".join(parts))
     return " | ".join(columns) if any(columns) else ""
+
+
+def _labels_block(row: list[str]) -> bool:
+    """A row that labels the block of rows under it with a year alone in its first cell and no other cell filled
+    ("| 2018 |  |  |"): the period of the rows down to the next such row."""
+    return bool(row) and _YEAR.fullmatch(row[0].removeprefix("FY").strip()) is not None and not any(row[1:])
+
+
+def _block_label(lines: Sequence[str], start: int, first: int) -> str:
+    """The label of the block row `lines[first]` is in, when a block-labelling row stands between the table's
+    headings (from `start` on) and it; "" when none does."""
+    for i in range(first - 1, start - 1, -1):
+        if is_table_row(lines[i]) and not _SEPARATOR.match(lines[i]) and _labels_block(cells(lines[i])):
+            return cells(lines[i])[0]
+    return ""
 
 
 class Frame(NamedTuple):

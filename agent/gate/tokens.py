@@ -450,6 +450,8 @@ def _read_quote_keys(text: str) -> set[Key]:
         for m in _YEAR_CODE_RE.finditer(text):
             keys.add(_year_token(m).key)
     keys |= {("year", int(v)) for kind, v in list(keys) if kind == "num" and isinstance(v, Decimal) and _is_year(v)}
+    # a year code names its year in full ("FY18" heads the column of 2018): a claim may write it "2018"
+    keys |= {("num", Decimal(v)) for kind, v in list(keys) if kind == "year" and isinstance(v, int)}
     return keys
 
 

@@ -24,15 +24,19 @@ clause that shares most of its content words. Then:
    counts for its cells.
 4. **Value binding.** A figure (number, amount, percentage, date, time, code) must sit, in its quote, in a sentence
    about the claim clause's subject: the sentence that gives it must share the clause's words when another quote
-   does; no other quote (or, in the same sentence, the words around another figure) may match the clause better
-   while giving a different figure of its kind; its subject may not be joined to words, a modality or a bound that
-   another quote states of something else; and its period (a year, a date or a range heading its column or
-   labelling its row, or standing after it: "1,066 at the 2010 census") must be the one the claim gives it. A quote's
+   does (a word counts in part when the quote writes another form of its verb, "payable" for "paid": `roots.py`;
+   a range says which of its figures starts and which ends its span, "1981–1995", "1981–present", so "began" and
+   "ended" are said by it); no other quote (or, in the same sentence, the words around another figure) may match
+   the clause better while giving a different figure of its kind; its subject may not be joined to words, a
+   modality or a bound that another quote states of something else; and its period (a year, a date or a range
+   heading its column or labelling its row, or standing after it: "1,066 at the 2010 census") must be the one the
+   claim gives it. A quote's
    subject may be named in another quoted line of its own context (the heading of its section, the line above it in
    its paragraph, the sentence it goes on from: `context.py`); quotes of different sections, paragraphs or tables
    are different contexts. A clause that says of one subject what a parallel quote says of another is found the
    same way. Names in a clause that its quotes use must be in the quote sentence it pairs with (or that gives its
-   figure, or its context), and a name the clause makes its subject must be the subject of its quote clause.
+   figure, or its context), and a name the clause makes its subject must be the subject of its quote clause. A
+   name is one subject across its particles and capitalized common words ("the Bank of Beijing China Open").
 
 A bare "Yes" or "No" answering a yes/no question states the question's own clause, affirmed or reversed, and is
 held to the quotes like any other clause (leniently: it passes when any quote clause it pairs with agrees).
@@ -40,7 +44,7 @@ held to the quotes like any other clause (leniently: it passes when any quote cl
 The package: `lexicon.py` (the word classes), `model.py` (what is read), `reading.py` and `clauses.py` (a sentence
 read), `quotes.py` (the sentences a quote is read in), `pairing.py` (claim clause to quote clause), `context.py`
 (what a quote speaks of), `polarity.py`, `direction.py`, `units.py`, `periods.py`, `binding.py`, `joined.py`,
-`names.py` (the checks) and `check.py` (all of them, for one claim).
+`names.py` (the checks), `roots.py` (the verb a word is a form of) and `check.py` (all of them, for one claim).
 
 Beyond these checks, and bounded by them: who does what to whom inside one quote clause ("the Owner maintains the
 roofs" where one clause names both) is parsed only for names (a name the quote gives another role may not become

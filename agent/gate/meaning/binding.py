@@ -10,10 +10,12 @@ from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate.meaning.context import quote_contexts
+from quotebound.agent.gate.meaning.direction import range_roles
 from quotebound.agent.gate.meaning.joined import joined_modality, joined_subject
-from quotebound.agent.gate.meaning.lexicon import ATTRIBUTION, is_weighed, stem
+from quotebound.agent.gate.meaning.lexicon import ATTRIBUTION, POLES, is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value
 from quotebound.agent.gate.meaning.periods import attached_labels, follows, other_period
+from quotebound.agent.gate.meaning.roots import ROOT_WEIGHT, root_match, same_count
 from quotebound.agent.gate.meaning.units import gives_other, kind_class
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import ORDINALS
@@ -90,8 +92,24 @@ def _next_item(c: Clause, pos: int, claim: Sentence) -> tuple[int, int]:
     return 0, 0
 
 
+# The stems of the words that say a figure starts or ends something ("began", "ended"), and which.
+_PHASE_STEMS: Final = {stem(w): pole for w, (axis, pole) in POLES.items() if axis == "phase"}
+
+
+def _role_words(weights: dict[str, float], s: Sentence, key: Key) -> frozenset[str]:
+    """The claim's words that say the figure `key` starts (or ends) something, when quote sentence `s` gives it as
+    the first (or second) end of a range or an open range ("from 2003 to 2010", "1981–"): the range says them."""
+    role = range_roles(s).get(key)
+    return frozenset(w for w in weights if _PHASE_STEMS.get(w) == role) if role else frozenset()
+
+
 def _overlap(weights: dict[str, float], stems_: frozenset[str]) -> float:
-    return sum(w for s, w in weights.items() if s in stems_)
+    """How much of the clause's weighted words `stems_` says: a word in full, another form of it by root in part
+    (`roots.py`: "paid" for "payable"); the words naming a place's headcount are one word ("population", "people")."""
+    return sum(
+        w if s in stems_ or same_count(s, stems_) else ROOT_WEIGHT * w if root_match(s, stems_) else 0.0
+        for s, w in weights.items()
+    )
 
 
 def binding_problems(
@@ -125,7 +143,7 @@ def binding_problems(
             weights = {w: x for w, x in weighed.items() if w not in asked}
             if not holders or not weighed:
                 continue
-            own = {qs: _overlap(weights, context[qs]) for qs in holders}
+            own = {qs: _overlap(weights, context[qs] | _role_words(weights, qs.sentence, v.key)) for qs in holders}
             best_own = max(own.values())
             holder = next(qs for qs in holders if own[qs] == best_own)
             rivals = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate.meaning.context import quote_contexts
@@ -91,7 +92,7 @@ def read_directions(low: list[str], used: set[int]) -> set[tuple[str, str]]:
 
 
 def read_ranges(toks: Sequence[Tok], values: Sequence[Value]) -> tuple[tuple[Key, Key], ...]:
-    """(first, second) of every "from X to Y" / "X to Y" / "X - Y" with two figures of one kind."""
+    """(first, second) of every "from X to Y" / "X to Y" / "X – Y" / "X-Y" with two figures of one kind."""
     found: list[tuple[Key, Key]] = []
     for i, t in enumerate(toks):
         if t.value < 0:
@@ -100,11 +101,48 @@ def read_ranges(toks: Sequence[Tok], values: Sequence[Value]) -> tuple[tuple[Key
         j = i + 1
         while j < len(toks) and toks[j].value < 0 and (toks[j].low in UNITS or toks[j].low in SCALES):
             j += 1
-        if j + 1 < len(toks) and toks[j].low in _RANGE_MARKS and toks[j + 1].value >= 0:
+        if j + 1 < len(toks) and toks[j].low in (*_RANGE_MARKS, "-") and toks[j + 1].value >= 0:
             b = values[toks[j + 1].value]
-            if a.kind == b.kind and a.key != b.key:
+            if a.kind == b.kind and a.key != b.key and (toks[j].low != "-" or _rising(a.key, b.key)):
                 found.append((a.key, b.key))
     return tuple(found)
+
+
+# What may follow an open range's dash in place of its second end ("1981–present", "(1981– )", "1981–,").
+_OPEN_END: Final = word_set("present now today date , ; ) ]")
+
+
+@lru_cache(maxsize=4096)
+def range_roles(s: Sentence) -> dict[Key, str]:
+    """The phase each end of a range of `s` is ("start" for its first figure, "end" for its second), and "start" for
+    the figure of an open range ("1981–", "1981–present", "years active 1981 – present"): a span written as a range
+    says when it began and when it ended without the words."""
+    roles: dict[Key, str] = {}
+    for first, last in s.ranges:
+        roles.setdefault(first, "start")
+        roles.setdefault(last, "end")
+    toks = s.toks
+    for i, t in enumerate(toks[:-1]):
+        if t.value >= 0 and toks[i + 1].low in ("–", "—", "-") and toks[i + 1].value < 0:
+            after = toks[i + 2] if i + 2 < len(toks) else None
+            year = s.values[t.value].label or s.values[t.value].kind == "date" or _year(s.values[t.value].key)
+            # an open end, or, after a year, the name of what the span is in ("1981– Springfield FC")
+            if after is None or (after.value < 0 and (after.low in _OPEN_END or (year and after.low.isalpha()))):
+                roles.setdefault(s.values[t.value].key, "start")
+    return roles
+
+
+def _rising(a: Key, b: Key) -> bool:
+    """A hyphen joins two ends of a range only when the second is the larger, by at most one more digit
+    ("1981-1995", "10-12", "5-10"), not in a fiscal year's short form ("2018-19") or a number ("2003-118842")."""
+    x, y = a[1], b[1]
+    return isinstance(x, Decimal) and isinstance(y, Decimal) and x < y < x * 10 + 10
+
+
+def _year(key: Key) -> bool:
+    """A bare number that reads as a year (1000-2999, whole)."""
+    n = key[1]
+    return key[0] == "num" and isinstance(n, Decimal) and n == n.to_integral_value() and 1000 <= n <= 2999
 
 
 def range_order_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Problem]:

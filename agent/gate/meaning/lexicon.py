@@ -231,6 +231,10 @@ CURRENCY_SIGNS: Final[dict[str, str]] = {"$": "dollar", "£": "pound", "€": "e
 # Quantity words that fill the place of a figure ("a majority of the Percentage Interests").
 QUANTITY_WORDS: Final = word_set("majority half quarter third all none unanimous plurality most")
 ARTICLES: Final = word_set("the a an")
+# Particles written in lower case inside a proper name, between its capitalized words ("Bank of Beijing", "Bank of
+# the West", "Charles de Gaulle", "Ludwig van Beethoven"): the preposition "of" and the articles and prepositions
+# of the European name particles. A closed class; "and" is left out, as it joins two names ("Intel and IMFT").
+NAME_PARTICLES: Final = word_set("of the de du des del della di da dos van von der den la le")
 
 # Function words that still tell one thing from another ("other assets", "only IMFT's assets"): content here.
 CONTRASTIVE: Final = word_set("other others only another else same different")

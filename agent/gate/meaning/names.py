@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from quotebound.agent.gate.meaning.context import antecedents
-from quotebound.agent.gate.meaning.lexicon import ARTICLES, CALENDAR, is_content, is_weighed, stem
+from quotebound.agent.gate.meaning.lexicon import ARTICLES, CALENDAR, NAME_PARTICLES, is_content, is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, words_of
 from quotebound.agent.gate.meaning.pairing import candidates, prose_of
 
@@ -18,7 +18,10 @@ def _name_runs(
 ) -> list[tuple[frozenset[str], bool]]:
     """(the words of each name of clause `c`, whether it is the clause's subject: the names before its first other
     content word, the first one and those joined to it by "and" / "or"). A name is a run of capitalized words; a
-    single letter ("M.") does not break it. The sentence's first word, capitalized as every first word is, is a
+    single letter ("M.") does not break it, nor does a capitalized function or state word inside it ("China Open",
+    "United States": one name, though only its content words are kept), nor a lower-case name particle between two
+    of its capitalized words ("Bank of Beijing China Open", `NAME_PARTICLES`): a name is one subject, whatever
+    common words it is made of. The sentence's first word, capitalized as every first word is, is a
     name when it is one of the `known` names (the claim writes it as one: "... having succeeded Deloitte"). In a
     quote (`quoted`), the names that open the words after a colon are a subject too ("221B Baker Street: The Master
     Detective Game is a board game"); in a claim, what follows a colon is often the answer's list ("Indemnity
@@ -39,7 +42,7 @@ def _name_runs(
             complement = complement or (not run and i > c.start and _verb(s.toks[i - 1].low))
             run.add(stem(t.low))
             continue
-        if run and not opens and (len(t.low) == 1 or t.low == "."):
+        if run and not opens and (len(t.low) == 1 or t.low == "." or _inside_name(s, i, c.end)):
             continue
         if run:
             runs.append((frozenset(run), leading and joined and not complement))
@@ -56,6 +59,20 @@ def _name_runs(
     if run:
         runs.append((frozenset(run), leading and joined and not complement))
     return runs
+
+
+def _inside_name(s: Sentence, i: int, end: int) -> bool:
+    """Token `i`, after a name's capitalized word, goes on with that name: a capitalized word that is no content word
+    ("Open", "States"), or name particles followed by a capitalized content word ("of Beijing", "of the West")."""
+    t = s.toks[i]
+    if t.value >= 0 or not t.low[:1].isalpha() or t.low in CALENDAR:
+        return False
+    if t.cap:
+        return not is_content(t.low)
+    j = i
+    while j < end and s.toks[j].value < 0 and s.toks[j].low in NAME_PARTICLES and not s.toks[j].cap:
+        j += 1
+    return j > i and j < end and s.toks[j].cap and s.toks[j].value < 0 and is_content(s.toks[j].low)
 
 
 def _verb(low: str) -> bool:
@@ -144,11 +161,11 @@ def _role_taken(phrase: frozenset[str], s: Sentence, qc: Clause, claim: Sentence
     its subject ("Deloitte was appointed ..., succeeding PwC" against "PwC is the auditor, having succeeded
     Deloitte"), unless the claim clause names the quote's subject as its agent ("PwC was succeeded by Deloitte")."""
     subjects = [p for p, lead in _name_runs(s, qc, c.names, quoted=True) if lead]
-    if not subjects or any(p & phrase for p in subjects):
-        return False
+    if not subjects or any(p & phrase for p in subjects) or _agent(claim, c, subjects):
+        return False  # the claim's passive names the quote's subject as its agent: "X was won by Serena Williams"
     if not phrase & words_of(qc):
         return True
-    return not _coordinate_subject(phrase, s, qc) and not _agent(claim, c, subjects)
+    return not _coordinate_subject(phrase, s, qc)
 
 
 def _coordinate_subject(phrase: frozenset[str], s: Sentence, qc: Clause) -> bool:

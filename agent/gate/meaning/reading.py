@@ -20,7 +20,8 @@ from quotebound.agent.gate.vocabulary import fold
 
 # Answer particles: a leading "Yes," or "No." answers the question and is not a negator of what follows.
 _PARTICLES: Final = re.compile(r"^\s*(yes|no)\b\s*(?:[,.:;!—–-]+\s*|$)", re.I)
-_WORD: Final = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[;:,|—–()!?]|(?<!\d)\.(?!\d)")
+# A hyphen between two digits is kept as a mark: "1981-1995" may be a range (`direction.read_ranges`).
+_WORD: Final = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[;:,|—–()!?]|(?<!\d)\.(?!\d)|(?<=\d)-(?=\d)")
 _VALUE_KINDS: Final = frozenset({"money", "number", "percent", "date", "time", "code"})
 # "000" written as a unit ("£000", "$'000", "US$’000"): thousands of the currency, a scale and no figure.
 _THOUSANDS: Final = re.compile(r"[^\d\s]{0,4}000")

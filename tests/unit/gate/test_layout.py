@@ -194,3 +194,23 @@ def test_a_cell_under_another_unit_gains_no_percent() -> None:
     assert column_unit_cells("| Revenue | 2,900 | 3.8 |", "2019 $m | % change") == "3.8%"
     assert column_unit_cells("| Revenue | 2,900 | 3,100 |", "2019 $m | 2018 $m") == ""
     assert column_unit_cells("Revenue was 2,900.", "2019 %") == ""
+
+
+BLOCKS = [
+    "|  | Number of shares | Weighted average price |",
+    "| --- | --- | --- |",
+    "| 2019 |  |  |",
+    "| Outstanding at 1 January | 100 | 5.0 |",
+    "| Granted | 10 | 6.0 |",
+    "| 2018 |  |  |",
+    "| Outstanding at 1 January | 90 | 4.0 |",
+]
+
+
+def test_a_row_reads_under_the_year_labelling_its_own_block() -> None:
+    assert table_headings(BLOCKS, 3) == "2019 Number of shares | 2019 Weighted average price"
+    assert table_headings(BLOCKS, 4) == "2019 Number of shares | 2019 Weighted average price"
+    assert table_headings(BLOCKS, 6) == "2018 Number of shares | 2018 Weighted average price"
+    # a row labelled with a year that fills its cells is a data row, not a block label
+    rows = ["|  | Sales | Cost |", "| --- | --- | --- |", "| 2019 | 100 | 60 |", "| 2018 | 90 | 50 |"]
+    assert table_headings(rows, 3) == "Sales | Cost"

@@ -48,3 +48,28 @@ def test_a_name_right_after_a_verb_of_phase_is_its_object_not_the_subject() -> N
     # a phrase with such a verb before the subject leaves the subject in place
     hostile = "Founded in London, PwC was appointed as intu's external auditor for the 2019 audit, succeeding Deloitte."
     assert "meaning" in [p.code for p in meaning.problems(hostile, quotes(AUDITOR))]
+
+
+OPEN = (
+    "The 2013 China Open (known as the 2013 Bank of Beijing China Open for sponsorship reasons) was played on "
+    "outdoor hard courts in Beijing."
+)
+WON = "Serena Williams won the 2013 China Open, defeating Jelena Janković in the final."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        # a name is one subject, whatever common words it is made of ("Bank", "Open") and whatever particle joins them
+        "The 2013 Bank of Beijing China Open was played on outdoor hard courts in Beijing.",
+        "The 2013 Bank of Beijing China Open was won by Serena Williams.",  # the quote's subject named as agent
+    ],
+)
+def test_a_multi_word_name_is_one_subject(claim: str) -> None:
+    assert "meaning" not in [p.code for p in meaning.problems(claim, quotes(OPEN, WON))]
+
+
+def test_a_name_given_another_role_is_still_a_meaning_change() -> None:
+    claim = "PwC was appointed as the Bank of Beijing's external auditor for the 2019 audit, succeeding Deloitte."
+    auditor = AUDITOR.replace("intu’s", "the Bank of Beijing's")
+    assert "meaning" in [p.code for p in meaning.problems(claim, quotes(OPEN, WON, auditor))]

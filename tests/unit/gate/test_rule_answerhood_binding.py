@@ -286,6 +286,18 @@ def test_the_figure_an_answer_leads_with_is_for_the_period_asked(make_draft: Bui
     )
 
 
+def test_a_row_giving_one_figure_in_several_dated_columns_gives_it_for_each(
+    make_draft: Build, make_inputs: Inputs
+) -> None:
+    # the figure stands under 2017 first, and under 2019 too: the row gives it for the year asked
+    heads, row = "|  | 2017 | 2018 | 2019 |", "| Shares authorized | 1,200 | 1,150 | 1,200 |"
+    question = "How many shares were authorized in 2019?"
+    assert judge(make_draft, make_inputs, question, "1,200 shares.", fact("other.md", heads, row)) == []
+    # a figure only under another year's column is still not the asked period's
+    (message,) = judge(make_draft, make_inputs, question, "1,150 shares.", fact("other.md", heads, row))
+    assert "asks about 2019, but its quote gives '1,150' for 2018" in message
+
+
 def test_a_change_does_not_answer_for_a_level(make_draft: Build, make_inputs: Inputs) -> None:
     quote = "Bell Wireless operating revenues increased by 3.6% in Q4 2019, driven by higher service revenues."
     question = "What was the operating revenues for Q4 2019 for Bell Wireless?"

@@ -193,6 +193,14 @@ def test_a_fiscal_year_code_is_its_year(spelling: str) -> None:
     assert supported(f"In {spelling}.", "improved to $85.1 million in FY19.")
 
 
+@pytest.mark.parametrize("heading", ["|  | FY19 | FY18 |", "|  | FY2019 | FY2018 |", "In FY'19 the margin rose."])
+def test_a_year_code_in_a_quote_states_its_year_in_full(heading: str) -> None:
+    # "FY19" heads the column of 2019: a claim may write the year out
+    assert supported("Net profit in 2019 rose.", heading)
+    assert not supported("Net profit in 2017 rose.", heading)
+    assert not supported("Net profit in 1919 rose.", heading)
+
+
 def test_a_fiscal_year_needs_its_own_year() -> None:
     assert not supported("Net profit in FY19.", "| | 30 June 2018 | 30 June 2017 |")
     assert not supported("In FY2019.", "The fee is 19 dollars.")  # 19 is no year
