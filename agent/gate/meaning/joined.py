@@ -4,6 +4,7 @@ another quote states of something else, or says of one thing what a parallel quo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from quotebound.agent.gate.meaning.context import continues
 from quotebound.agent.gate.meaning.lexicon import is_weighed
@@ -11,6 +12,12 @@ from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, 
 from quotebound.agent.gate.meaning.pairing import MIN_ALIGN, candidates, prose_of
 from quotebound.agent.gate.meaning.units import gives_other
 from quotebound.agent.gate.tokens import Key
+
+# Marks and links that set a stretch of a clause apart: an aside between two commas, dashes or brackets ("the
+# meeting, called to order at 7:00 p.m., was adjourned"), or the next item of a list ("... and a planned expenditure
+# of $22,000.00 for ..."). A closed grammatical class: punctuation and the coordinating conjunctions.
+_BREAKS: Final = frozenset({",", ";", "(", ")", "[", "]", "—", "–", "and", "or", "while", "whereas", "but"})
+_CLOSERS: Final = frozenset({",", ";", ")", "]", "—", "–"})
 
 
 def joined_modality(
@@ -53,12 +60,16 @@ def joined_subject(
     claim: Sentence,
 ) -> str | None:
     """The clause's words that the figure's own sentence lacks come from another quote sentence that does not
-    speak of the figure's subject (the clause's words before the figure that its sentence has). Not when the two
+    speak of the figure's subject (the clause's words before the figure that its sentence has). Only the words said
+    of the figure count: an aside or later list item that holds another figure is said of that one
+    (`said_of_others`), as one sentence may state two quotes' facts side by side. Not when the two
     quotes share a figure, or the later one goes straight on from the earlier (`context.continues`: "We start at
     9:00 a.m. ...", "The dividend will be paid on ..."), or both sentences come from one quoted passage."""
     before = sum(1 for t in claim.toks[c.start : v.pos] if t.value < 0 and is_weighed(t.low))
     subject = {s for s, ci in c.words if ci < before and s in holder_stems and s in weights}
-    rest = {s for s in weights if s not in holder_stems}
+    theirs = said_of_others(c, v, claim, holder)
+    own = {s for s, ci in c.words if ci not in theirs}
+    rest = {s for s in weights if s not in holder_stems and s in own}
     if not subject or not rest:
         return None
     best: tuple[int, QuoteSentence | None] = (0, None)
@@ -85,6 +96,36 @@ def joined_subject(
     if shared_figure or goes_on or one_passage:
         return None
     return other.sentence.text
+
+
+def said_of_others(c: Clause, v: Value, claim: Sentence, holder: QuoteSentence) -> frozenset[int]:
+    """Content indexes of clause `c` said of another figure of the claim, one `v`'s quote does not give: the
+    words of an aside set off on both sides that holds that figure ("the meeting, called to order at 7:00 p.m. by
+    President Dana Whitlock, was adjourned at 8:42 p.m.": the aside is the 7:00 p.m. statement), and, after `v`,
+    everything from the link that opens a stretch holding that figure ("a balance of $184,250.00 and a planned
+    expenditure of $22,000.00 for crack sealing"). A stretch that opens the clause is its main statement: its
+    words are said of every figure after it ("the network grew to 230 stores, with delivery in 605 of them")."""
+    toks = claim.toks
+    spans: list[tuple[int, int, str, str]] = []  # token [start, end) of each stretch, the break before and after
+    start, opener = c.start, ""
+    for i in range(c.start, c.end + 1):
+        mark = toks[i].low if i < c.end else ""
+        if i == c.end or (toks[i].value < 0 and mark in _BREAKS):
+            if i > start:
+                spans.append((start, i, opener, mark))
+            start, opener = i + 1, mark
+    out: set[int] = set()
+    after = False  # past `v`, a stretch holding another figure opened the rest of the clause
+    for lo, hi, opener, closer in spans:
+        figures = {toks[i].value for i in range(lo, hi) if toks[i].value >= 0}
+        others = any(claim.values[x].key != v.key and claim.values[x].key not in holder.sentence.keys for x in figures)
+        aside = opener in _CLOSERS and closer in _CLOSERS and not lo <= v.pos < hi
+        after = after or (lo > v.pos and others and opener != "")
+        if after or (aside and others):
+            base = sum(1 for t in toks[c.start : lo] if t.value < 0 and is_weighed(t.low))
+            n = sum(1 for t in toks[lo:hi] if t.value < 0 and is_weighed(t.low))
+            out.update(range(base, base + n))
+    return frozenset(out)
 
 
 def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> list[Problem]:

@@ -184,3 +184,54 @@ def test_a_percentage_of_a_bare_cell_is_bound_to_its_row() -> None:
     assert codes("The discount rate for 2019 was 2.9%.", quotes(*RATES)) == []
     assert "unbound" in codes("The discount rate for 2019 was 2.5%.", quotes(*RATES))
     assert "unbound" in codes("The discount rate for 2019 was 3.8%.", quotes(*RATES))
+
+
+MINUTES = [
+    "President Dana Whitlock called the meeting to order at 7:00 p.m.",
+    *[""] * 8,  # far apart: the later line does not go on from the first
+    "The meeting was adjourned at 8:42 p.m.",
+]
+MINUTES_Q = "What time did the Board meeting adjourn?"
+
+
+def minutes_spans() -> list[QuoteSpan]:
+    return [s for s in quotes(*MINUTES) if s.quote]
+
+
+def test_an_aside_holding_another_quotes_figure_is_said_of_that_figure() -> None:
+    # the aside (7:00 p.m., its caller) is the first quote's statement; 8:42 p.m. is said of the meeting adjourning
+    claim = (
+        "The minutes record that the meeting, called to order at 7:00 p.m. by President Dana Whitlock,"
+        " was adjourned at 8:42 p.m."
+    )
+    assert "unbound" not in codes(claim, minutes_spans(), MINUTES_Q)
+
+
+def test_a_figure_put_under_another_quotes_predicate_stays_unbound() -> None:
+    claim = "The minutes record that President Dana Whitlock called the meeting to order at 8:42 p.m."
+    assert "unbound" in codes(claim, minutes_spans(), MINUTES_Q)
+
+
+RESERVE = [
+    "Reserve fund balance on January 1, 2025: $184,250.00.",
+    "",
+    "Planned reserve expenditure in FY2025: $22,000.00.",
+    "",
+    "The planned reserve expenditure is for crack sealing and sealcoating the parking lot.",
+]
+RESERVE_Q = "What share of the reserve fund's balance is the planned FY2025 reserve expenditure?"
+
+
+def test_a_later_list_item_holding_another_figure_is_said_of_that_figure() -> None:
+    spans = [s for s in quotes(*RESERVE) if s.quote]
+    claim = (
+        "The budget gives a reserve fund balance of $184,250.00 on January 1, 2025 and a planned reserve expenditure"
+        " of $22,000.00 for crack sealing and sealcoating the parking lot."
+    )
+    assert "unbound" not in codes(claim, spans, RESERVE_Q)
+
+
+def test_a_balance_said_to_be_for_what_the_expenditure_is_for_stays_unbound() -> None:
+    spans = [s for s in quotes(*RESERVE) if s.quote]
+    claim = "The budget gives a reserve fund balance of $184,250.00 for crack sealing and sealcoating the parking lot."
+    assert "unbound" in codes(claim, spans, RESERVE_Q)
