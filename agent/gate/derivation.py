@@ -12,6 +12,10 @@ figures of the documents but part of the arithmetic's shape, and need no quote, 
 - the count of an average: the divisor of a sum of n terms, when it is n ("(166 + 178) / 2", "(a + b + c) / 3");
 - the 1 of a growth factor, beside a rate or a ratio ("325 * (1 + 5%)", "(a / b - 1) * 100").
 
+A quote may spell a count as a cardinal numeral ("on four days in January and two days in February"): that
+quotes the figure for an operand (`_CARDINALS`), as a cardinal word alone, never a part of a compound
+("twenty-four", "two hundred"), and never "one", which is also a pronoun ("the one that ...").
+
 A fact's value may state the result with a scale word ("$3,944 million", "€4.4bn", "592 thousand"). It equals the
 result when its figure does and the operands' quotes (or their table's headings: "(in millions)", "€m") state that
 scale, so the figure is in the operands' own unit; or when the figure, converted from its scale to a unit the quotes
@@ -32,6 +36,7 @@ from quotebound.agent.core.errors import ModelError
 from quotebound.agent.gate.layout import column_unit_cells
 from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to, value_token
 from quotebound.agent.gate.verification import Verification
+from quotebound.agent.gate.vocabulary import NUMBER_WORDS
 from quotebound.tools.calc import numbers_in, recompute
 
 # Unit conversions a calc may use as a factor or divisor without quoting them (percent, months in a year, weeks,
@@ -45,6 +50,13 @@ _LITERAL = re.compile(
 )
 _FACTORS = CONVERSION_CONSTANTS | {Decimal(1)}
 _OPERAND_START = re.compile(r"\s*[0-9._($€£¥₹A-Za-z]")
+# Cardinal numerals, a closed grammatical class: the number words that name a count, less "one" (also a pronoun)
+# and the words that are not a count alone ("hundred" needs its multiplier; "dozen", "twice", "double").
+_CARDINALS = {w: n for w, n in NUMBER_WORDS.items() if w not in {"one", "hundred", "dozen", "twice", "double"}}
+_CARDINAL_RE = re.compile(
+    rf"(?<![\w-])(?P<word>{'|'.join(_CARDINALS)})(?![\w-])(?!\s+(?:hundred|thousand|million|billion|trillion)\b)",
+    re.I,
+)
 _UNITS = frozenset(range(0, 13, 3))  # the powers of ten a scale word gives (none, thousand ... trillion)
 
 
@@ -59,6 +71,10 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
     for support, check in zip(fact.support, checks, strict=True):
         if check.ok:
             pool.add_quote(support.quote)
+            # a count spelled out: a key no answer token has, read only by `_quoted`
+            pool.keys |= {
+                ("spelled", Decimal(_CARDINALS[m["word"].lower()])) for m in _CARDINAL_RE.finditer(support.quote)
+            }
             if check.headings:
                 pool.add_quote(check.headings)
                 pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
@@ -154,8 +170,8 @@ def _is_rate(node: ast.expr, literals: list[str]) -> bool:
 
 
 def _quoted(key: Key, pool: TokenPool) -> bool:
-    """An operand's figure is in the pool as written, or as a percentage ("4.00" from "4.00%")."""
-    return key in pool.keys or (key[0] == "num" and ("pct", key[1]) in pool.keys)
+    """An operand's figure is in the pool as written, as a percentage ("4.00" from "4.00%") or spelled ("four")."""
+    return key in pool.keys or (key[0] == "num" and (("pct", key[1]) in pool.keys or ("spelled", key[1]) in pool.keys))
 
 
 def calc_operands(expr: str) -> list[str]:

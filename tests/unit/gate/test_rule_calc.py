@@ -252,3 +252,38 @@ def test_a_result_scaled_out_in_full_equals_it(
         calc=CalcDerivation(expr="2,280,000,000 + 1,664,000,000", value="3944000000"),
     )
     assert calc.check(make_inputs(make_draft(fact))) == []
+
+
+def counted(quote: str, expr: str, value: str) -> Fact:
+    support = Support(source_id="minutes.md", locator="p.1 L42-L42", quote=quote)
+    return Fact(
+        text=f"{value} days in total.", support=[support], value=value, calc=CalcDerivation(expr=expr, value=value)
+    )
+
+
+def test_an_operand_the_quote_spells_as_a_cardinal_is_quoted(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    quote = "Snow removal was needed on four days in January and two days in February."
+    assert calc.check(make_inputs(make_draft(counted(quote, "4 + 2", "6")))) == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "expr", "value", "unquoted"),
+    [
+        ("Snow removal was needed on four days in January.", "4 + 3", "7", "3"),  # three is spelled nowhere
+        ("The shift lasts twenty-four hours.", "20 + 4", "24", "20"),  # a part of a compound is no count
+        ("The budget covers two hundred units.", "2 * 5", "10", "2"),  # "two" multiplies "hundred" here
+        ("Pick the one that is due.", "1 + 5", "6", "1"),  # "one" is also a pronoun
+    ],
+)
+def test_a_cardinal_is_read_only_as_a_count_alone(
+    quote: str,
+    expr: str,
+    value: str,
+    unquoted: str,
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+) -> None:
+    found = codes(make_inputs(make_draft(counted(quote, expr, value))))
+    assert (FindingCode.CALC_OPERAND_UNQUOTED, unquoted) in found
