@@ -5,8 +5,10 @@ The calc rule (`rules/calc.py`) checks that a calc recomputes and that each oper
 still answer another question: "the percentage change from 2018 to 2019" computed over the 2017 and 2018 columns,
 or over another row. For a table row the operand's period is read from its column's headings (its table's headings
 at the locator when they line up with the row's cells, and the cells in its column of the heading rows cited from
-that source), and its subject from the row's label (`answer_binding.about_subject`). Prose operands are left to the
-meaning rule's binding checks: which year a figure of a sentence is for is not read here.
+that source), and its subject from the row's label (`answer_binding.about_subject`). A row whose label dates its
+figures ("| Balance payable as at June 30, 2019 | ... |") gives its own period: a year in the headings then belongs to
+the table's title ("Fiscal 2017 Restructuring Plan"), not to the row. Prose operands are left to the meaning rule's
+binding checks: which year a figure of a sentence is for is not read here.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ def column_heading(qd: Quoted, sentence: str, column: int, quotes: Sequence[Quot
             if s != sentence and other_row is not None and len(other_row) == len(row) and _heading_row(other_row):
                 parts.append(other_row[column])
     return " ".join(parts)
+
+
+def _period(qd: Quoted, sentence: str, row: list[str], column: int, quotes: Sequence[Quoted]) -> frozenset[str]:
+    """The years an operand of `row` is for: its label's when the label dates the row, else its column's headings'."""
+    return years(row[0]) or years(column_heading(qd, sentence, column, quotes))
 
 
 def _operands(fact: Fact) -> list[tuple[str, Key]]:
@@ -102,13 +109,13 @@ def _operand_problem(q: Question, index: int, operand: str, key: Key, quotes: Se
         columns = [j for j, c in enumerate(row) if j >= 1 and key in keys(c)]
         if not columns:
             return None
-        period = years(column_heading(qd, s, columns[0], quotes))
+        period = _period(qd, s, row, columns[0], quotes)
         subject_ok = not q.subject or not _labelled(row) or about_subject(q.subject, key, qd, s, quotes)
         if subject_ok and (not asked or not period or period & asked):
             return None  # one reading of the operand fits the question
     qd, s, row = rows[0]
     columns = [j for j, c in enumerate(row) if j >= 1 and key in keys(c)]
-    period = years(column_heading(qd, s, columns[0], quotes)) if columns else frozenset()
+    period = _period(qd, s, row, columns[0], quotes) if columns else frozenset()
     if asked and period and not period & asked:
         return (
             f"the calc takes {operand} from the column for {', '.join(sorted(period))}, but the question asks about "

@@ -11,6 +11,16 @@ figures of the documents but part of the arithmetic's shape, and need no quote, 
   ("325 * 12", "(a - b) / b * 100"), never added or subtracted ("325 + 12" invents a figure);
 - the count of an average: the divisor of a sum of n terms, when it is n ("(166 + 178) / 2", "(a + b + c) / 3");
 - the 1 of a growth factor, beside a rate or a ratio ("325 * (1 + 5%)", "(a / b - 1) * 100").
+
+A quote may spell a count as a cardinal numeral ("on four days in January and two days in February"): that
+quotes the figure for an operand (`_CARDINALS`), as a cardinal word alone, never a part of a compound
+("twenty-four", "two hundred"), and never "one", which is also a pronoun ("the one that ...").
+
+A fact's value may state the result with a scale word ("$3,944 million", "€4.4bn", "592 thousand"). It equals the
+result when its figure does and the operands' quotes (or their table's headings: "(in millions)", "€m") state that
+scale, so the figure is in the operands' own unit; or when the figure, converted from its scale to a unit the quotes
+state (or to none), is the result, maybe rounded ("$3.9 billion" for 3944 in millions, or for 3,944,000,000). A
+scale the operands' quotes do not state ("$3,944 billion" over a table in millions) is another amount: a mismatch.
 """
 
 from __future__ import annotations
@@ -24,8 +34,9 @@ from functools import lru_cache
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
 from quotebound.agent.gate.layout import column_unit_cells
-from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to
+from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to, value_token
 from quotebound.agent.gate.verification import Verification
+from quotebound.agent.gate.vocabulary import NUMBER_WORDS
 from quotebound.tools.calc import numbers_in, recompute
 
 # Unit conversions a calc may use as a factor or divisor without quoting them (percent, months in a year, weeks,
@@ -39,6 +50,14 @@ _LITERAL = re.compile(
 )
 _FACTORS = CONVERSION_CONSTANTS | {Decimal(1)}
 _OPERAND_START = re.compile(r"\s*[0-9._($€£¥₹A-Za-z]")
+# Cardinal numerals, a closed grammatical class: the number words that name a count, less "one" (also a pronoun)
+# and the words that are not a count alone ("hundred" needs its multiplier; "dozen", "twice", "double").
+_CARDINALS = {w: n for w, n in NUMBER_WORDS.items() if w not in {"one", "hundred", "dozen", "twice", "double"}}
+_CARDINAL_RE = re.compile(
+    rf"(?<![\w-])(?P<word>{'|'.join(_CARDINALS)})(?![\w-])(?!\s+(?:hundred|thousand|million|billion|trillion)\b)",
+    re.I,
+)
+_UNITS = frozenset(range(0, 13, 3))  # the powers of ten a scale word gives (none, thousand ... trillion)
 
 
 def _number(text: str) -> Decimal | None:
@@ -52,6 +71,10 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
     for support, check in zip(fact.support, checks, strict=True):
         if check.ok:
             pool.add_quote(support.quote)
+            # a count spelled out: a key no answer token has, read only by `_quoted`
+            pool.keys |= {
+                ("spelled", Decimal(_CARDINALS[m["word"].lower()])) for m in _CARDINAL_RE.finditer(support.quote)
+            }
             if check.headings:
                 pool.add_quote(check.headings)
                 pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
@@ -147,8 +170,8 @@ def _is_rate(node: ast.expr, literals: list[str]) -> bool:
 
 
 def _quoted(key: Key, pool: TokenPool) -> bool:
-    """An operand's figure is in the pool as written, or as a percentage ("4.00" from "4.00%")."""
-    return key in pool.keys or (key[0] == "num" and ("pct", key[1]) in pool.keys)
+    """An operand's figure is in the pool as written, as a percentage ("4.00" from "4.00%") or spelled ("four")."""
+    return key in pool.keys or (key[0] == "num" and (("pct", key[1]) in pool.keys or ("spelled", key[1]) in pool.keys))
 
 
 def calc_operands(expr: str) -> list[str]:
@@ -171,8 +194,23 @@ def unquoted_operands(fact: Fact, pool: TokenPool) -> list[str]:
     return missing
 
 
-def calc_problem(fact: Fact) -> str | None:
-    """Why a calc fact's claimed result is wrong, or None when the gate's own recomputation agrees."""
+def _scaled_value_equals(text: str, value: Decimal, pool: TokenPool | None) -> bool:
+    """`text` states `value` with a scale word, in the operands' unit or in full (see the module docstring): the
+    operands' unit is a scale `pool` (the fact's verified quotes) states. Without `pool` any unit is taken, as the
+    callers that only ask whether a result is as claimed want: the calc rule, which has the quotes, blocks a scale
+    they do not state."""
+    token = value_token(text)
+    number = token.number if token is not None and token.scale else None
+    if token is None or number is None or token.text.strip() != text.strip().rstrip("."):
+        return False  # no scale word, or more than one figure: read as a plain figure
+    stated = {s for kind, s in pool.keys if kind == "scale" and isinstance(s, int)} if pool is not None else _UNITS
+    return any(rounds_to(number.scaleb(token.scale - unit), value) for unit in stated | {0})
+
+
+def calc_problem(fact: Fact, pool: TokenPool | None = None) -> str | None:
+    """Why a calc fact's claimed result is wrong, or None when the gate's own recomputation agrees. `pool` (the
+    fact's verified quotes) decides whether a value's scale word ("$3,944 million") is its operands' scale; without
+    it, only the value's figure is compared."""
     assert fact.calc is not None
     got = recompute(fact.calc.expr)
     if got is None:
@@ -183,14 +221,15 @@ def calc_problem(fact: Fact) -> str | None:
         return f"calc.value {fact.calc.value!r} does not equal {got}, the result of {fact.calc.expr!r}"
     if fact.value is not None:
         number = _number(fact.value)
-        if number is None or not rounds_to(number, value):  # the fact states it as an answer would, maybe rounded
+        scaled = _scaled_value_equals(fact.value, value, pool)
+        if not scaled and (number is None or not rounds_to(number, value)):  # stated as an answer would, maybe rounded
             return f"value {fact.value!r} does not equal {got}, the result of {fact.calc.expr!r}, nor round it"
     return None
 
 
 def derived_value(fact: Fact, pool: TokenPool) -> Decimal | None:
     """A calc fact's value, when the gate recomputed it and every operand is quoted in the fact's support."""
-    if fact.calc is None or calc_problem(fact) is not None or unquoted_operands(fact, pool):
+    if fact.calc is None or calc_problem(fact, pool) is not None or unquoted_operands(fact, pool):
         return None
     got = recompute(fact.calc.expr)
     return Decimal(got) if got is not None else None

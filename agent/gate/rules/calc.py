@@ -17,7 +17,8 @@ def check(inputs: GateInputs) -> list[Finding]:
     for i, (fact, checks) in enumerate(zip(inputs.draft.evidence.facts, inputs.support_checks, strict=True)):
         if fact.calc is None:
             continue
-        problem = calc_problem(fact)
+        pool = fact_pool(fact, checks)
+        problem = calc_problem(fact, pool)
         if problem is not None:
             findings.append(
                 Finding(
@@ -27,7 +28,7 @@ def check(inputs: GateInputs) -> list[Finding]:
                     token=fact.calc.value,
                 )
             )
-        for operand in unquoted_operands(fact, fact_pool(fact, checks)):
+        for operand in unquoted_operands(fact, pool):
             findings.append(
                 Finding(
                     code=FindingCode.CALC_OPERAND_UNQUOTED,

@@ -258,6 +258,29 @@ def test_an_average_in_one_year_takes_the_year_before_and_a_total_row_has_no_lab
     assert judge(make_draft, make_inputs, question, "9.73%.", rows) == []
 
 
+RESTRUCTURING = "| Fiscal 2017 Restructuring Plan | Workforce reduction | Facility costs | Total |"
+BALANCES = (
+    "| Balance payable as at June 30, 2017 | $10,045 | $1,369 | $11,414 |",
+    "| Balance payable as at June 30, 2018 | $1,590 | $3,431 | $5,021 |",
+    "| Balance payable as at June 30, 2019 | $1,046 | $2,949 | $3,995 |",
+)
+
+
+@pytest.mark.parametrize(
+    ("expr", "value", "blocked"),
+    [("3,995 - 5,021", "-1026", False), ("5,021 - 11,414", "-6393", True)],
+)
+def test_a_row_label_that_dates_the_row_gives_its_period(
+    expr: str, value: str, blocked: bool, make_draft: Build, make_inputs: Inputs
+) -> None:
+    # the year of the table's title ("Fiscal 2017 ...") heads no column: each row's label dates its figures
+    question = "How did the total balance payable change between June 30, 2018 and June 30, 2019?"
+    calc = CalcDerivation(expr=expr, value=value)
+    computed = fact("plan.md", RESTRUCTURING, *BALANCES, text=f"It changed by {value}.", calc=calc)
+    messages = judge(make_draft, make_inputs, question, f"It changed by {value}.", computed)
+    assert any("column for 2017" in m for m in messages) == blocked, messages
+
+
 # --- the figure stated for the period asked, as a level when a level is asked ---------------------------------------
 
 SHARES = (

@@ -202,3 +202,88 @@ def test_a_calc_value_with_every_digit_the_tool_returns_is_the_result() -> None:
     assert calc_problem(honest) is None
     off_by_one_digit = exact[:-1] + ("5" if exact[-1] != "5" else "6")
     assert calc_problem(Fact(text="x", support=[SUPPORT], calc=CalcDerivation(expr=expr, value=off_by_one_digit)))
+
+
+# A result stated with a scale word: the operands come from a table "in millions", so "$3,944 million" is 3944.
+MILLIONS = Support(source_id="10k.md", locator="p.1 L4-L4", quote="| Revenue (in millions) | $2,280 | $1,664 |")
+BARE = Support(source_id="10k.md", locator="p.1 L4-L4", quote="| Revenue | $2,280 | $1,664 |")
+
+
+def scaled(stated: str, support: Support = MILLIONS) -> Fact:
+    return Fact(
+        text=f"Revenue totals {stated}.",
+        support=[support],
+        value=stated,
+        calc=CalcDerivation(expr="2,280 + 1,664", value="3944"),
+    )
+
+
+@pytest.mark.parametrize(
+    "stated", ["$3,944 million", "$3,944m", "3,944 millions", "$3,944", "$3.944bn", "$3.9 billion"]
+)
+def test_a_result_stated_in_its_operands_scale_passes(
+    stated: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert calc.check(make_inputs(make_draft(scaled(stated)))) == []
+
+
+@pytest.mark.parametrize("stated", ["$3,944 billion", "$3,944 thousand", "$39.44 billion", "$3,945 million"])
+def test_a_result_stated_in_another_scale_is_blocked(
+    stated: str, make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    assert codes(make_inputs(make_draft(scaled(stated)))) == [(FindingCode.CALC_MISMATCH, "3944")]
+
+
+def test_a_scale_no_quote_states_is_blocked(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # the operands' quote states no scale: "million" is the writer's, not the documents'
+    assert codes(make_inputs(make_draft(scaled("$3,944 million", BARE)))) == [(FindingCode.CALC_MISMATCH, "3944")]
+
+
+def test_a_result_scaled_out_in_full_equals_it(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    # operands in full units, the result stated in billions: the figure scaled out is the result
+    fact = Fact(
+        text="Revenue totals $3.9 billion.",
+        support=[Support(source_id="10k.md", locator="p.1 L4-L4", quote="| Revenue | 2,280,000,000 | 1,664,000,000 |")],
+        value="$3.9 billion",
+        calc=CalcDerivation(expr="2,280,000,000 + 1,664,000,000", value="3944000000"),
+    )
+    assert calc.check(make_inputs(make_draft(fact))) == []
+
+
+def counted(quote: str, expr: str, value: str) -> Fact:
+    support = Support(source_id="minutes.md", locator="p.1 L42-L42", quote=quote)
+    return Fact(
+        text=f"{value} days in total.", support=[support], value=value, calc=CalcDerivation(expr=expr, value=value)
+    )
+
+
+def test_an_operand_the_quote_spells_as_a_cardinal_is_quoted(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    quote = "Snow removal was needed on four days in January and two days in February."
+    assert calc.check(make_inputs(make_draft(counted(quote, "4 + 2", "6")))) == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "expr", "value", "unquoted"),
+    [
+        ("Snow removal was needed on four days in January.", "4 + 3", "7", "3"),  # three is spelled nowhere
+        ("The shift lasts twenty-four hours.", "20 + 4", "24", "20"),  # a part of a compound is no count
+        ("The budget covers two hundred units.", "2 * 5", "10", "2"),  # "two" multiplies "hundred" here
+        ("Pick the one that is due.", "1 + 5", "6", "1"),  # "one" is also a pronoun
+    ],
+)
+def test_a_cardinal_is_read_only_as_a_count_alone(
+    quote: str,
+    expr: str,
+    value: str,
+    unquoted: str,
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+) -> None:
+    found = codes(make_inputs(make_draft(counted(quote, expr, value))))
+    assert (FindingCode.CALC_OPERAND_UNQUOTED, unquoted) in found
