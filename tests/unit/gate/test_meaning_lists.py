@@ -184,3 +184,34 @@ def test_a_percentage_of_a_bare_cell_is_bound_to_its_row() -> None:
     assert codes("The discount rate for 2019 was 2.9%.", quotes(*RATES)) == []
     assert "unbound" in codes("The discount rate for 2019 was 2.5%.", quotes(*RATES))
     assert "unbound" in codes("The discount rate for 2019 was 3.8%.", quotes(*RATES))
+
+
+STAFF = (
+    "As of the 2015-16 school year, the school had an enrollment of 2,202 students and 160 classroom teachers "
+    "(on an FTE basis), for a student-teacher ratio of 13.8."
+)
+
+
+def test_a_figure_given_the_noun_of_the_list_item_before_it_is_unbound() -> None:
+    """ "2,202 students and 160 classroom teachers": "students" is 2,202's; 160's own words are after it."""
+    assert "unbound" in codes("The school had an enrollment of 160 students.", quotes(STAFF))
+    assert "unbound" in codes("As of 2015-16 the school had 160 students.", quotes(STAFF))
+
+
+def test_each_item_of_a_list_keeps_its_own_noun() -> None:
+    assert "unbound" not in codes("The school had an enrollment of 2,202 students.", quotes(STAFF))
+    assert "unbound" not in codes("The school had 160 classroom teachers.", quotes(STAFF))
+
+
+OPCASH = (
+    "Net cash provided by operating activities decreased during fiscal 2019 compared to fiscal 2018 primarily due to "
+    "certain unfavorable cash changes in working capital balances."
+)
+
+
+def test_words_running_on_into_the_next_figure_are_not_the_figures_own() -> None:
+    """ "fiscal 2019 compared to fiscal 2018 primarily due to ...": "compared" leads 2018, not 2019."""
+    claim = (
+        "Net cash provided by operating activities decreased in fiscal 2019 primarily due to unfavorable cash changes."
+    )
+    assert "unbound" not in codes(claim, quotes(OPCASH))
