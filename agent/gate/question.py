@@ -222,13 +222,31 @@ def _causal(text: str) -> bool:
     return any(fold(w) in _CAUSAL for w in WORD.findall(lowered)) or _CAUSAL_END.search(lowered) is not None
 
 
+def _head_words(lowered: str, found: Sequence[re.Match[str]]) -> list[str]:
+    """For each word, the next word that is not part of a figure or a period label ("the combined FY2025 budget",
+    "the total 2019 revenue"): such a label stands between an adjective and the noun it qualifies. A word glued to
+    digits ("FY2025", "Q3") is part of one."""
+
+    def glued(m: re.Match[str]) -> bool:
+        a, b = m.start(), m.end()
+        return (a > 0 and lowered[a - 1].isdigit()) or (b < len(lowered) and lowered[b].isdigit())
+
+    out: list[str] = []
+    for i in range(len(found)):
+        after = next((m for m in found[i + 1 :] if not glued(m)), None)
+        out.append(fold(after.group()) if after else "")
+    return out
+
+
 def _derivations(text: str, expects: Expects) -> tuple[Derivation, ...]:
     """The derived figures a question asks for. Only a question that asks for a figure counts: "how much/many",
     "what percentage", or an arithmetic relation used as a noun ("what is the change in ...", "the average of");
     a question about a cause asks for a reason ("What was the reason for the increase ..."). A total is derived
     only over several items ("all", "both", "A and B", "add up"): "the total assets" is a line of its own."""
     lowered = fold(text)
-    words = [fold(w) for w in WORD.findall(lowered)]
+    found_words = list(WORD.finditer(lowered))
+    words = [fold(m.group()) for m in found_words]
+    heads = _head_words(lowered, found_words)
     if _causal(text):
         return ()
     wants_figure = expects in ("count", "amount", "percent")
@@ -241,7 +259,7 @@ def _derivations(text: str, expects: Expects) -> tuple[Derivation, ...]:
         family = _family(w) if w in _ASKED else None
         if family is None:
             continue
-        after = words[i + 1] if i + 1 < len(words) else ""
+        after = heads[i]
         as_noun = any(x in ("the", "a", "an", "its", "their") for x in words[max(0, i - 3) : i]) and (
             after in ("of", "in", "between", "from", "for", "over", "during")
             or (family in ("total", "average") and len(after) >= 3 and after not in STOPWORDS)

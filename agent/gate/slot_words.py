@@ -143,13 +143,39 @@ def question_terms(question: str | None) -> QuestionTerms:
     if not question:
         return NO_QUESTION
     words = [m.group() for m in WORD_OR_GAP.finditer(question) if m.group()[0].isalpha()]
-    names = {word_key(w) for w in words[1:] if w[0].isupper() and is_content(w)}
+    tellers = _tellers(words)
+    names = {word_key(w) for w in words[1:] if w[0].isupper() and is_content(w)} - tellers
     for quoted in _QUOTED.findall(question):
         names |= {word_key(w) for w in WORD_OR_GAP.findall(quoted) if w[0].isalpha() and is_content(w)}
-    content = frozenset(word_key(w) for w in words if is_content(w))
-    asked = frozenset(stem(w) for w in words if is_content(w) and word_key(w) not in names)
+    content = frozenset(word_key(w) for w in words if is_content(w)) - tellers
+    asked = frozenset(stem(w) for w in words if is_content(w) and word_key(w) not in names | tellers)
     entity = bool(_ENTITY_QUESTION.search(question))
     return QuestionTerms(content, frozenset(names), entity, asked, _verb_keys(words))
+
+
+# Verbs of telling (a semantic class: saying, reporting): "What ... did the Treasurer report?" asks what someone
+# told. "record" and "write" are left out: they also make things ("did The Beatles record ...").
+_TELLING: Final = frozenset(
+    """say says said tell tells told state states stated report reports reported note notes noted announce
+    announces announced mention mentions mentioned""".split()
+)
+_DO: Final = frozenset({"do", "does", "did"})
+_ARTICLES: Final = frozenset({"the", "a", "an"})
+
+
+def _tellers(words: list[str]) -> frozenset[str]:
+    """The keys of the name a question makes the subject of a verb of telling after "do" ("What monthly regular
+    assessment did the Treasurer report for FY2025?"): who tells the value, a source, not what the value is of."""
+    for i, w in enumerate(words):
+        if w.casefold() not in _TELLING:
+            continue
+        j = i - 1
+        while j >= 0 and words[j].casefold() not in _DO and (words[j][0].isupper() or words[j].casefold() in _ARTICLES):
+            j -= 1
+        between = words[j + 1 : i]
+        if j >= 0 and words[j].casefold() in _DO and any(x[0].isupper() for x in between):
+            return frozenset(word_key(x) for x in between if x[0].isupper() and is_content(x))
+    return frozenset()
 
 
 # The auxiliaries a question inverts before its subject ("When was X built?", "Where is X located?"): a closed class.

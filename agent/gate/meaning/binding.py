@@ -335,8 +335,8 @@ def _inner_rival(s: Sentence, v: Value, weights: dict[str, float], said: frozens
     if not own or len(segments) < 2:
         return None
     mine = next(q for q, _ in segments if q.key == v.key)
-    if not _left_words(s, mine) - weights.keys():
-        return None  # nothing of its own between it and the figure before it ("from $62.6 million to $85.1 million")
+    if not _own_words(s, mine) - weights.keys():
+        return None  # nothing of its own beside it ("from $62.6 million to $85.1 million")
     best_own = max(score for _, score in own)
     for q, words in segments:
         rival = q.key != v.key and q.key not in said and kind_class(q) == kind_class(v) and not _one_range(s, q, v)
@@ -361,9 +361,24 @@ def _one_range(s: Sentence, a: Value, b: Value) -> bool:
     return (a.key, b.key) in s.ranges or (b.key, a.key) in s.ranges
 
 
-def _left_words(s: Sentence, v: Value) -> frozenset[str]:
-    """The content words (names aside) between figure `v` and the figure before it."""
-    previous = max((q.pos for q, _ in _segments(s) if q.pos < v.pos), default=-1)
+def _own_words(s: Sentence, v: Value) -> frozenset[str]:
+    """The content words (names aside) that are figure `v`'s own: those between it and the figure before it, from
+    the last list link on when the words before the link follow that figure ("2,202 students and 160 classroom
+    teachers": "students" is 2,202's), and those after it up to the next list link or phrase mark ("160 classroom
+    teachers (on an FTE basis)"), unless they run on into the next figure, which they may lead."""
+    figures = [q.pos for q, _ in _segments(s)]
+    previous = max((p for p in figures if p < v.pos), default=-1)
+    following = min((p for p in figures if p > v.pos), default=len(s.toks))
+    lo = previous + 1
+    if previous >= 0:
+        lo = max((i + 1 for i in range(previous + 1, v.pos) if s.toks[i].low in _NEXT_ITEM), default=lo)
+    hi = v.pos + 1
+    while hi < following and s.toks[hi].low not in _NEXT_ITEM and s.toks[hi].low not in _PHRASE_MARKS:
+        hi += 1
+    if hi == following < len(s.toks):
+        hi = v.pos + 1  # words running on into the next figure may lead it ("fiscal 2019 compared to fiscal 2018")
     return frozenset(
-        stem(t.low) for t in s.toks[previous + 1 : v.pos] if t.value < 0 and not t.cap and is_weighed(t.low)
+        stem(t.low)
+        for i, t in enumerate(s.toks[lo:hi], start=lo)
+        if i != v.pos and t.value < 0 and not t.cap and is_weighed(t.low)
     )

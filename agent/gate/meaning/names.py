@@ -159,13 +159,29 @@ def _same_subject(
 def _role_taken(phrase: frozenset[str], s: Sentence, qc: Clause, claim: Sentence, c: Clause) -> bool:
     """The quote clause puts another name first: the claim's is not in it, or stands in it as another role than
     its subject ("Deloitte was appointed ..., succeeding PwC" against "PwC is the auditor, having succeeded
-    Deloitte"), unless the claim clause names the quote's subject as its agent ("PwC was succeeded by Deloitte")."""
-    subjects = [p for p, lead in _name_runs(s, qc, c.names, quoted=True) if lead]
-    if not subjects or any(p & phrase for p in subjects) or _agent(claim, c, subjects):
+    Deloitte"), unless the claim clause names the quote's subject as its agent ("PwC was succeeded by Deloitte").
+    A name that shares words with the quote's subject is that subject unless the quote clause writes it on its own
+    as another of its names: "the President" is not "the Vice President" where the quote names both."""
+    runs = _name_runs(s, qc, c.names, quoted=True)
+    subjects = [p for p, lead in runs if lead]
+    others = {p for p, lead in runs if not lead}
+    # A name sharing a word with the subject is that name ("Dunn" for "Charles J. Dunn"), unless the subject is it
+    # with a modifier before it and the quote clause itself writes it apart ("the Vice President acts in place of
+    # the President"); a title's bracketed words after a name ("War Music (Slim the Mobster album)") modify nothing
+    apart = phrase in others
+    shared = any(p & phrase and not (apart and phrase < p and _modified(p, phrase, s, qc)) for p in subjects)
+    if not subjects or shared or _agent(claim, c, subjects):
         return False  # the claim's passive names the quote's subject as its agent: "X was won by Serena Williams"
     if not phrase & words_of(qc):
         return True
     return not _coordinate_subject(phrase, s, qc)
+
+
+def _modified(subject: frozenset[str], phrase: frozenset[str], s: Sentence, qc: Clause) -> bool:
+    """The quote clause writes `subject` opening with a word `phrase` lacks: a modifier before the shorter name
+    ("Vice President" for "President"), which makes it another name."""
+    first = next((stem(t.low) for t in s.toks[qc.start : qc.end] if t.value < 0 and stem(t.low) in subject), None)
+    return first is not None and first not in phrase
 
 
 def _coordinate_subject(phrase: frozenset[str], s: Sentence, qc: Clause) -> bool:

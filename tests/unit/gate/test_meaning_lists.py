@@ -235,3 +235,34 @@ def test_a_balance_said_to_be_for_what_the_expenditure_is_for_stays_unbound() ->
     spans = [s for s in quotes(*RESERVE) if s.quote]
     claim = "The budget gives a reserve fund balance of $184,250.00 for crack sealing and sealcoating the parking lot."
     assert "unbound" in codes(claim, spans, RESERVE_Q)
+
+
+STAFF = (
+    "As of the 2015-16 school year, the school had an enrollment of 2,202 students and 160 classroom teachers "
+    "(on an FTE basis), for a student-teacher ratio of 13.8."
+)
+
+
+def test_a_figure_given_the_noun_of_the_list_item_before_it_is_unbound() -> None:
+    """ "2,202 students and 160 classroom teachers": "students" is 2,202's; 160's own words are after it."""
+    assert "unbound" in codes("The school had an enrollment of 160 students.", quotes(STAFF))
+    assert "unbound" in codes("As of 2015-16 the school had 160 students.", quotes(STAFF))
+
+
+def test_each_item_of_a_list_keeps_its_own_noun() -> None:
+    assert "unbound" not in codes("The school had an enrollment of 2,202 students.", quotes(STAFF))
+    assert "unbound" not in codes("The school had 160 classroom teachers.", quotes(STAFF))
+
+
+OPCASH = (
+    "Net cash provided by operating activities decreased during fiscal 2019 compared to fiscal 2018 primarily due to "
+    "certain unfavorable cash changes in working capital balances."
+)
+
+
+def test_words_running_on_into_the_next_figure_are_not_the_figures_own() -> None:
+    """ "fiscal 2019 compared to fiscal 2018 primarily due to ...": "compared" leads 2018, not 2019."""
+    claim = (
+        "Net cash provided by operating activities decreased in fiscal 2019 primarily due to unfavorable cash changes."
+    )
+    assert "unbound" not in codes(claim, quotes(OPCASH))

@@ -73,3 +73,28 @@ def test_a_name_given_another_role_is_still_a_meaning_change() -> None:
     claim = "PwC was appointed as the Bank of Beijing's external auditor for the 2019 audit, succeeding Deloitte."
     auditor = AUDITOR.replace("intu’s", "the Bank of Beijing's")
     assert "meaning" in [p.code for p in meaning.problems(claim, quotes(OPEN, WON, auditor))]
+
+
+OFFICERS = "The Vice President acts in place of the President when the President is absent or unable to act."
+
+
+def test_a_shorter_name_the_quote_writes_apart_is_another_name() -> None:
+    """ "President" shares a word with "Vice President", but the quote names both: they are two subjects."""
+    hostile = "The President acts in place of the Vice President when the Vice President is absent or unable to act."
+    assert "meaning" in [p.code for p in meaning.problems(hostile, quotes(OFFICERS))]
+
+
+def test_the_quotes_own_subject_and_its_short_form_pass() -> None:
+    assert meaning.problems("The Vice President acts in place of the President when absent.", quotes(OFFICERS)) == []
+    dunn = "Charles J. Dunn was an American jurist; Dunn lived in Michigan."
+    assert "meaning" not in [p.code for p in meaning.problems("Dunn was an American jurist.", quotes(dunn))]
+
+
+def test_a_name_before_its_titles_bracket_is_still_the_subject() -> None:
+    """ "War Music (Slim the Mobster album) War Music is ...": the bracket tells which one; it modifies nothing."""
+    title = (
+        "War Music (Slim the Mobster album) War Music is the street album by American rapper Slim the Mobster, "
+        "hosted by DJ Whoo Kid."
+    )
+    claim = 'One document says "War Music is the street album by American rapper Slim the Mobster."'
+    assert "meaning" not in [p.code for p in meaning.problems(claim, quotes(title))]

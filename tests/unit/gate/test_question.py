@@ -87,7 +87,9 @@ def test_who_questions_keep_their_verb() -> None:
         ("What is the total number of nonvested shares as of December 31, 2019 and 2018?", ["total"]),
         ("What is the percentage of audit fees in total fees in 2019?", ["ratio"]),
         # one line of a table, a reason, a qualitative change, separate values: nothing to compute
+        ("What is the combined FY2025 budget for the management fee and legal fees?", ["total"]),  # label between
         ("What is the total annual budget?", []),
+        ("What is the total FY2025 budget?", []),  # a period label before one line's noun: still one line
         ("What were the total liabilities of IMFT in 2018?", []),
         ("What is the total cost of goods sold for 2018 and 2019 respectively?", []),
         ("What was the reason for the increase in the Orders?", []),

@@ -369,3 +369,14 @@ def test_a_figure_telling_which_thing_of_the_name_is_meant_is_no_other_answer(
     )
     inputs = make_inputs(draft, bundles=(make_bundle("b.txt", [listing]),), question=question)
     assert conflicts_in_bundles.check(inputs) == []
+
+
+def test_who_a_question_asks_told_a_value_is_no_subject_it_narrows(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "did the Treasurer report": the Treasurer tells the assessment; the budget's line about it is its slot too."""
+    question = "What monthly regular assessment did the Treasurer report for FY2025?"
+    inputs = make_inputs(make_draft(fact()), bundles=(bundle(make_bundle),), question=question)
+    assert [f.code for f in conflicts_in_bundles.check(inputs)] == [FindingCode.CONFLICT_OMITTED]

@@ -308,3 +308,11 @@ def test_a_gloss_of_the_subject_s_name_qualifies_nothing() -> None:
     a = next(o for o in occurrences(plain) if "Punjabi" in o.text)
     b = next(o for o in occurrences(glossed) if "Urdu-language" in o.text)
     assert same_slot(a, b, question) is None
+
+
+def test_the_teller_of_a_value_is_not_the_questions_subject() -> None:
+    """ "did the Treasurer report": a name made the subject of a verb of telling is a source, not a subject."""
+    assert question_terms("What monthly regular assessment did the Treasurer report for FY2025?").names == frozenset()
+    # a name the question asks about stays one, and "record" also makes things
+    assert question_terms("What did the Treasurer say about the Clubhouse?").names == {"clubho"}
+    assert question_terms('Why did The Beatles record "A Kind of Hush" in 1976?').names >= {"beatl"}
