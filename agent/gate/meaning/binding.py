@@ -16,6 +16,7 @@ from quotebound.agent.gate.meaning.lexicon import ATTRIBUTION, POLES, is_weighed
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value
 from quotebound.agent.gate.meaning.periods import attached_labels, follows, other_period
 from quotebound.agent.gate.meaning.roots import ROOT_WEIGHT, root_match, same_count
+from quotebound.agent.gate.meaning.swapped import swapped
 from quotebound.agent.gate.meaning.units import gives_other, kind_class
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import ORDINALS
@@ -194,6 +195,10 @@ def binding_problems(
                         joined,
                     )
                 )
+                continue
+            other = swapped(c, v, claim, holder, context[holder], bodies, exempt)
+            if other:
+                problems.append(Problem("unbound", f"says of {v.text} what another quote says of its figure", other))
     return problems
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from quotebound.agent.gate.meaning.context import continues
-from quotebound.agent.gate.meaning.lexicon import is_weighed
+from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value, words_of
 from quotebound.agent.gate.meaning.pairing import MIN_ALIGN, candidates, prose_of
 from quotebound.agent.gate.meaning.units import gives_other
@@ -16,7 +16,7 @@ from quotebound.agent.gate.tokens import Key
 # Marks and links that set a stretch of a clause apart: an aside between two commas, dashes or brackets ("the
 # meeting, called to order at 7:00 p.m., was adjourned"), or the next item of a list ("... and a planned expenditure
 # of $22,000.00 for ..."). A closed grammatical class: punctuation and the coordinating conjunctions.
-_BREAKS: Final = frozenset({",", ";", "(", ")", "[", "]", "—", "–", "and", "or", "while", "whereas", "but"})
+BREAKS: Final = frozenset({",", ";", "(", ")", "[", "]", "—", "–", "and", "or", "while", "whereas", "but"})
 _CLOSERS: Final = frozenset({",", ";", ")", "]", "—", "–"})
 
 
@@ -65,7 +65,7 @@ def joined_subject(
     (`said_of_others`), as one sentence may state two quotes' facts side by side. Not when the two
     quotes share a figure, or the later one goes straight on from the earlier (`context.continues`: "We start at
     9:00 a.m. ...", "The dividend will be paid on ..."), or both sentences come from one quoted passage."""
-    before = sum(1 for t in claim.toks[c.start : v.pos] if t.value < 0 and is_weighed(t.low))
+    before = _item_start(c, v, claim)
     subject = {s for s, ci in c.words if ci < before and s in holder_stems and s in weights}
     theirs = said_of_others(c, v, claim, holder)
     own = {s for s, ci in c.words if ci not in theirs}
@@ -98,6 +98,20 @@ def joined_subject(
     return other.sentence.text
 
 
+def _item_start(c: Clause, v: Value, claim: Sentence) -> int:
+    """The content index where what clause `c` says before `v` of its subject ends: at `v`, or, when `v` stands in
+    a later list item after a stretch holding another figure ("the meeting was called to order at 7:00 p.m. and
+    adjourned at 8:42 p.m."), at the link that opens that item: the item's own words before `v` ("adjourned") are
+    what it says of the subject, not the subject."""
+    toks = claim.toks
+    link = max((i for i in range(c.start, v.pos) if toks[i].value < 0 and toks[i].low in BREAKS), default=-1)
+    earlier = link > c.start and any(
+        toks[i].value >= 0 and toks[i].value != toks[v.pos].value for i in range(c.start, link)
+    )
+    end = link if earlier else v.pos
+    return sum(1 for t in toks[c.start : end] if t.value < 0 and is_weighed(t.low))
+
+
 def said_of_others(c: Clause, v: Value, claim: Sentence, holder: QuoteSentence) -> frozenset[int]:
     """Content indexes of clause `c` said of another figure of the claim, one `v`'s quote does not give: the
     words of an aside set off on both sides that holds that figure ("the meeting, called to order at 7:00 p.m. by
@@ -110,7 +124,7 @@ def said_of_others(c: Clause, v: Value, claim: Sentence, holder: QuoteSentence) 
     start, opener = c.start, ""
     for i in range(c.start, c.end + 1):
         mark = toks[i].low if i < c.end else ""
-        if i == c.end or (toks[i].value < 0 and mark in _BREAKS):
+        if i == c.end or (toks[i].value < 0 and mark in BREAKS):
             if i > start:
                 spans.append((start, i, opener, mark))
             start, opener = i + 1, mark
@@ -151,6 +165,8 @@ def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> l
             source = max(s.sentence.clauses, key=lambda qc: len(borrowed & words_of(qc)), default=None)
             if s is t or source is None or not borrowed & words_of(source) or continues(s, t) or continues(t, s):
                 continue  # a sentence that goes on from the other speaks of the same thing, it is no parallel
+            if _own_item(c, claim, borrowed & s.sentence.stems, s, t):
+                continue  # S's words come with S's own figure, in a list item of their own: two facts side by side
             names = {n for qc in t.sentence.clauses for n in qc.names}
             frame = (s.sentence.stems & t.sentence.stems & words) - names  # their frame: more than a name
             own = (words & t.sentence.stems) - s.sentence.stems
@@ -169,3 +185,21 @@ def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> l
                 )
                 break
     return problems
+
+
+def _own_item(c: Clause, claim: Sentence, words: frozenset[str], s: QuoteSentence, t: QuoteSentence) -> bool:
+    """Every one of `words` stands in a later list item of clause `c` (past a link, `BREAKS`) that holds a figure
+    quote `s` gives and `t` does not: the claim states `s`'s fact beside `t`'s ("the meeting was called to order at
+    7:00 p.m. and adjourned at 8:42 p.m."), not `s`'s words of `t`'s subject."""
+    toks = claim.toks
+    covered: set[str] = set()
+    start = -1
+    for i in range(c.start, c.end + 1):
+        if i == c.end or (toks[i].value < 0 and toks[i].low in BREAKS):
+            if start > c.start:
+                item = toks[start:i]
+                keys = {claim.values[x.value].key for x in item if x.value >= 0}
+                if any(k in s.sentence.keys and k not in t.sentence.keys for k in keys):
+                    covered |= {stem(x.low) for x in item if x.value < 0}
+            start = i + 1
+    return bool(words) and words <= covered

@@ -11,6 +11,9 @@ from quotebound.agent.gate import meaning
 from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.layout import Frame
 from quotebound.agent.gate.layout import frames as layout_frames
+from quotebound.agent.gate.meaning.model import QuoteSentence
+from quotebound.agent.gate.meaning.reading import parse
+from quotebound.agent.gate.meaning.swapped import swapped
 
 
 def quotes(*lines: str) -> list[QuoteSpan]:
@@ -210,6 +213,33 @@ def test_an_aside_holding_another_quotes_figure_is_said_of_that_figure() -> None
 def test_a_figure_put_under_another_quotes_predicate_stays_unbound() -> None:
     claim = "The minutes record that President Dana Whitlock called the meeting to order at 8:42 p.m."
     assert "unbound" in codes(claim, minutes_spans(), MINUTES_Q)
+
+
+def test_two_figures_swapped_between_their_quotes_are_unbound() -> None:
+    # each figure is given the predicate of the other's quote: 8:42 p.m. "called to order", 7:00 p.m. "adjourned"
+    swapped = "The meeting, called to order at 8:42 p.m. by President Dana Whitlock, was adjourned at 7:00 p.m."
+    assert "unbound" in codes(swapped, minutes_spans(), MINUTES_Q)
+    assert "unbound" in codes(
+        "The meeting was called to order at 8:42 p.m. and adjourned at 7:00 p.m.", minutes_spans(), MINUTES_Q
+    )
+
+
+def test_two_figures_each_said_of_its_own_quote_pass() -> None:
+    aside = "The meeting, called to order at 7:00 p.m. by President Dana Whitlock, was adjourned at 8:42 p.m."
+    assert "unbound" not in codes(aside, minutes_spans(), MINUTES_Q)
+    listed = "The meeting was called to order at 7:00 p.m. and adjourned at 8:42 p.m."
+    assert "unbound" not in codes(listed, minutes_spans(), MINUTES_Q)
+
+
+def test_one_figure_is_not_judged_as_a_swap() -> None:
+    # with no second figure there is no other quote's figure to take words from: judged as before
+    claim = parse("The meeting, called to order by President Dana Whitlock, was adjourned at 8:42 p.m.")
+    holder = QuoteSentence(parse(MINUTES[-1]), "doc.md", 10)
+    other = QuoteSentence(parse(MINUTES[0]), "doc.md", 1)
+    assert (
+        swapped(claim.clauses[-1], claim.values[0], claim, holder, holder.sentence.stems, [holder, other], frozenset())
+        is None
+    )
 
 
 RESERVE = [
