@@ -62,6 +62,23 @@ def test_every_shipped_file_loads_together() -> None:
     assert "hoa" in {f.corpus for f in files}
 
 
+HELD_OUT = sorted(CALIBRATION_DIR.parent.glob("calibration_holdout*"))
+
+
+@pytest.mark.parametrize("directory", HELD_OUT, ids=[d.name for d in HELD_OUT])
+def test_every_held_out_set_loads_with_honest_drafts_and_every_kind(directory: Path) -> None:
+    files = load_all(directory)
+    cases = [c for f in files for c in f.cases]
+    honest = Counter(c.style for c in cases if c.honest)
+    assert honest["natural"] >= 20 and honest["terse"] >= 20
+    kinds = {c.kind for c in cases if not c.honest}
+    assert kinds <= set(CORRUPTION_KINDS) and len(kinds) >= 14  # the floor; early sets predate two kinds
+
+
+def test_the_held_out_sets_are_found() -> None:
+    assert len(HELD_OUT) >= 7
+
+
 @pytest.mark.parametrize(
     ("over", "where"),
     [
