@@ -109,8 +109,11 @@ def occurrences(
         left, first = read_side(items, at, -1, item.family, unit)
         right, last = read_side(items, at, 1, item.family, unit)
         lead = read_lead(items, at)
-        if item.family == "name" and lead == _AGENT:
-            right = []  # "The album X by The Beatles is a unique blend ...": what follows is said of the album
+        if item.family == "name" and lead == _AGENT and right and sentence[item.end : right[0].start].strip():
+            # "The album X by The Beatles is a unique blend ...": the credit's phrase ended at the name, and what
+            # follows is said of the album. A word right after the name is still its phrase ("by English girl
+            # group Bananarama": "English" is read by "girl group").
+            right = []
         clause = frozenset(k for i in (*items[first:at], *items[at + 1 : last + 1]) for k in i.keys)
         frame = " ".join(
             "#" if i.kind == "value" and i.family != "name" else i.text.casefold() for i in items[first : last + 1]

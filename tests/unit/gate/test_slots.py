@@ -329,3 +329,15 @@ def test_an_apposition_to_the_subjects_name_says_which_subject_not_what_is_asked
     assert same_slot(painter, plain, terms, one_source=True, listed=True) is None
     other = question_terms("When was Sir Ann Roe born as a painter?")  # no apposition: "painter" is asked
     assert same_slot(painter, plain, other, one_source=True, listed=True) is not None
+
+
+def test_a_credited_name_is_read_by_its_own_phrase_not_by_what_is_said_after_it() -> None:
+    """Under "by", the words after a name that ends its phrase describe the credited work ("The album X by The
+    Beatles is a unique blend"); a word right after the name is still the credit's phrase ("by English girl group
+    Bananarama": "English" is read by "girl group")."""
+    ended = at('The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.', "Beatles")
+    assert ended.lead == "by" and "uniqu" not in ended.context and "album" in ended.context
+    modifying = at('"Shy Boy" is a song recorded by English girl group Bananarama.', "English")
+    assert {"girl", "group"} <= modifying.context.keys()
+    unled = at("The Beatles is a unique blend of classic sound.", "Beatles")  # no credit: read both ways
+    assert "uniqu" in unled.context
