@@ -55,8 +55,8 @@ def answers_alike(
     if not _one_entity(mine, other, question):
         return False
     shared = (mine.anchors & other.anchors) - question.names - mine.name_words - other.name_words
-    attached = _attachment(mine)
-    return bool(shared) or (bool(attached) and attached == _attachment(other))
+    attached = _attachment(mine, question.names)
+    return bool(shared) or (bool(attached) and attached == _attachment(other, question.names))
 
 
 def _subject_side(occurrence: Occurrence, question: QuestionTerms) -> Occurrence:
@@ -120,16 +120,21 @@ def _one_entity(mine: Occurrence, other: Occurrence, question: QuestionTerms) ->
     )
 
 
-def _attachment(occurrence: Occurrence) -> str:
+def _attachment(occurrence: Occurrence, names: frozenset[str] = frozenset()) -> str:
     """The key of the content word right before the preposition governing the value ("album" in "album by ... The
-    Beatles"), or "" when no content word stands there."""
+    Beatles"), or "" when no content word stands there. The subject's name standing in apposition right before the
+    preposition is skipped (`names`: the question's): in "the album "VII" by The Beatles" the credit is the album's,
+    as in "VII is an album by ...", not the name's."""
     if not occurrence.lead:
         return ""
     words = [w for w in WORD_OR_GAP.findall(occurrence.sentence[: occurrence.start])]
     for at in range(len(words) - 1, 0, -1):
         if words[at].casefold() == occurrence.lead:
-            before = words[at - 1]
-            return word_key(before) if before[0].isalpha() and is_content(before) else ""
+            before = at - 1
+            while before > 0 and words[before][0].isalpha() and word_key(words[before]) in names:
+                before -= 1
+            word = words[before]
+            return word_key(word) if word[0].isalpha() and is_content(word) and word_key(word) not in names else ""
     return ""
 
 

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from quotebound.agent.gate.conflicts import Value
 from quotebound.agent.gate.slot_clause import (
@@ -21,6 +22,8 @@ from quotebound.agent.gate.slot_clause import (
 )
 from quotebound.agent.gate.slot_items import Item, read_items
 from quotebound.agent.gate.slot_words import PAST, PREPOSITIONS, TIME_UNITS, Bound, Family
+
+_AGENT: Final = "by"  # the preposition marking a passive's agent ("published by the Acme Company")
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,12 @@ def occurrences(
         unit = read_unit(items, at, sentence)
         left, first = read_side(items, at, -1, item.family, unit)
         right, last = read_side(items, at, 1, item.family, unit)
+        lead = read_lead(items, at)
+        if item.family == "name" and lead == _AGENT and right and sentence[item.end : right[0].start].strip():
+            # "The album X by The Beatles is a unique blend ...": the credit's phrase ended at the name, and what
+            # follows is said of the album. A word right after the name is still its phrase ("by English girl
+            # group Bananarama": "English" is read by "girl group").
+            right = []
         clause = frozenset(k for i in (*items[first:at], *items[at + 1 : last + 1]) for k in i.keys)
         frame = " ".join(
             "#" if i.kind == "value" and i.family != "name" else i.text.casefold() for i in items[first : last + 1]
@@ -148,7 +157,7 @@ def occurrences(
                 unit=min(items[unit].keys) if unit is not None else "",
                 capitalized=frozenset(capitalized - common),
                 clause=clause,
-                lead=read_lead(items, at),
+                lead=lead,
                 name_words=item.keys,
                 marks=marks,
                 frame=frame,

@@ -124,11 +124,13 @@ class QuestionTerms:
     asks_entity: bool  # who / whom / whose / where / which: the answer is a name
     asked: frozenset[str] = frozenset()  # the whole stems of `attribute`'s words
     verbs: frozenset[str] = frozenset()  # the keys of its verb after the subject ("built" in "When was X built?")
+    apposed: frozenset[str] = frozenset()  # the keys of an apposition to the subject's name ("X, the judge,")
 
     @property
     def attribute(self) -> frozenset[str]:
-        """What the question asks of its subject: its content words that name nothing ("born", "population")."""
-        return self.words - self.names
+        """What the question asks of its subject: its content words that name nothing and do not say which thing
+        the subject is ("born", "population"; not "judge" in "When was X, the judge, born?")."""
+        return self.words - self.names - self.apposed
 
 
 NO_QUESTION: Final = QuestionTerms(frozenset(), frozenset(), False)
@@ -148,9 +150,25 @@ def question_terms(question: str | None) -> QuestionTerms:
     for quoted in _QUOTED.findall(question):
         names |= {word_key(w) for w in WORD_OR_GAP.findall(quoted) if w[0].isalpha() and is_content(w)}
     content = frozenset(word_key(w) for w in words if is_content(w)) - tellers
-    asked = frozenset(stem(w) for w in words if is_content(w) and word_key(w) not in names | tellers)
+    apposed = _apposed(question) - names
+    asked = frozenset(stem(w) for w in words if is_content(w) and word_key(w) not in names | tellers | apposed)
     entity = bool(_ENTITY_QUESTION.search(question))
-    return QuestionTerms(content, frozenset(names), entity, asked, _verb_keys(words))
+    return QuestionTerms(content, frozenset(names), entity, asked, _verb_keys(words) - apposed, apposed)
+
+
+# An apposition right after a name, set off by a comma and opened by an article: "When was Sir Andrew McFarlane,
+# the judge, born?". It says which thing of that name is meant, not what is asked of it.
+_APPOSITION: Final = re.compile(r"[A-Z][^\s,]*[\"”’']?,\s+(?:the|a|an)\s+([^,?;:()]{1,60}?)\s*(?:,|\?|$)")
+
+
+def _apposed(question: str) -> frozenset[str]:
+    """The keys of the content words of each apposition to a name in the question (`_APPOSITION`)."""
+    return frozenset(
+        word_key(w)
+        for m in _APPOSITION.finditer(question)
+        for w in WORD_OR_GAP.findall(m.group(1))
+        if w[0].isalpha() and is_content(w)
+    )
 
 
 # Verbs of telling (a semantic class: saying, reporting): "What ... did the Treasurer report?" asks what someone

@@ -380,3 +380,23 @@ def test_who_a_question_asks_told_a_value_is_no_subject_it_narrows(
     question = "What monthly regular assessment did the Treasurer report for FY2025?"
     inputs = make_inputs(make_draft(fact()), bundles=(bundle(make_bundle),), question=question)
     assert [f.code for f in conflicts_in_bundles.check(inputs)] == [FindingCode.CONFLICT_OMITTED]
+
+
+def test_what_follows_a_credited_name_is_said_of_the_work_not_of_the_credit(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "The album "Quiet Hours" by The Beatles is a unique blend ...": the credit is read from "album ... by", the
+    words after the name describe the album. Another document crediting the album to someone else is demanded; a
+    name under "by" hanging on another noun ("a review by") is not."""
+    mine = "Quiet Hours is the seventh studio album by American alternative country band Best Coast."
+    answer = fact(mine, mine, "a.txt", value="Best Coast")
+    question = 'Who is the artist of the album "Quiet Hours"?'
+
+    def demanded(line: str) -> list[str | None]:
+        inputs = make_inputs(make_draft(answer), bundles=(make_bundle("b.txt", [line]),), question=question)
+        return [f.token for f in conflicts_in_bundles.check(inputs)]
+
+    assert demanded('The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.') == ["Beatles"]
+    assert demanded('A glowing review of "Quiet Hours" by Tom Quill praised its classic sound.') == []

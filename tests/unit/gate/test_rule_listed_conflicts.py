@@ -374,6 +374,20 @@ def test_two_documents_giving_other_attributes_or_other_things_are_no_conflict(
     assert _listed_across(make_draft, make_inputs, quorum, ("25%", normal), ("15%", adjourned)) == not_real
 
 
+def test_a_credit_after_the_subjects_name_in_apposition_hangs_on_the_noun_before_it(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    """ "The album "Quiet Hours" by X" credits the album as "Quiet Hours is an album by Y" does: the subject's name
+    standing between the noun and "by" is skipped. Another noun there ("a review by") is still another role."""
+    artist = 'Who is the artist of the album "Quiet Hours"?'
+    duo = "Quiet Hours is the debut studio album by American indie rock duo Best Coast."
+    apposed = 'The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.'
+    assert _listed_across(make_draft, make_inputs, artist, ("Best Coast", duo), ("The Beatles", apposed)) == []
+    review = 'A review of "Quiet Hours" by Tom Quill calls it a unique blend of classic sound.'
+    found = _listed_across(make_draft, make_inputs, artist, ("Best Coast", duo), ("Tom Quill", review))
+    assert found == [FindingCode.CONFLICT_NOT_REAL]
+
+
 def test_a_name_in_a_title_cased_headline_or_a_shared_qualifier_still_pairs(
     make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
 ) -> None:

@@ -316,3 +316,28 @@ def test_the_teller_of_a_value_is_not_the_questions_subject() -> None:
     # a name the question asks about stays one, and "record" also makes things
     assert question_terms("What did the Treasurer say about the Clubhouse?").names == {"clubho"}
     assert question_terms('Why did The Beatles record "A Kind of Hush" in 1976?').names >= {"beatl"}
+
+
+def test_an_apposition_to_the_subjects_name_says_which_subject_not_what_is_asked() -> None:
+    """ "When was Sir Ann Roe, the painter, born?" asks the birth date: "painter" tells which Ann Roe, so a sentence
+    that does not call her a painter still speaks of what is asked. A comma before a place is no apposition."""
+    terms = question_terms("When was Sir Ann Roe, the painter, born?")
+    assert terms.attribute == {"born"} and terms.asked == {"born"} and terms.verbs == {"born"}
+    assert question_terms("What is the population of Elm Township, Ohio?").apposed == frozenset()
+    painter = at("Ann Roe (painter) Sir Ann Roe, RA (born 20 June 1954) is a British painter.", "20 June 1954")
+    plain = at("Roe was born on 30 June 1954.", "30 June 1954")
+    assert same_slot(painter, plain, terms, one_source=True, listed=True) is None
+    other = question_terms("When was Sir Ann Roe born as a painter?")  # no apposition: "painter" is asked
+    assert same_slot(painter, plain, other, one_source=True, listed=True) is not None
+
+
+def test_a_credited_name_is_read_by_its_own_phrase_not_by_what_is_said_after_it() -> None:
+    """Under "by", the words after a name that ends its phrase describe the credited work ("The album X by The
+    Beatles is a unique blend"); a word right after the name is still the credit's phrase ("by English girl group
+    Bananarama": "English" is read by "girl group")."""
+    ended = at('The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.', "Beatles")
+    assert ended.lead == "by" and "uniqu" not in ended.context and "album" in ended.context
+    modifying = at('"Shy Boy" is a song recorded by English girl group Bananarama.', "English")
+    assert {"girl", "group"} <= modifying.context.keys()
+    unled = at("The Beatles is a unique blend of classic sound.", "Beatles")  # no credit: read both ways
+    assert "uniqu" in unled.context
