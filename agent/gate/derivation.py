@@ -210,7 +210,10 @@ def _scaled_value_equals(text: str, value: Decimal, pool: TokenPool | None) -> b
 def calc_problem(fact: Fact, pool: TokenPool | None = None) -> str | None:
     """Why a calc fact's claimed result is wrong, or None when the gate's own recomputation agrees. `pool` (the
     fact's verified quotes) decides whether a value's scale word ("$3,944 million") is its operands' scale; without
-    it, only the value's figure is compared."""
+    it, only the value's figure is compared. Only the calc rule (`rules/calc.py`) and `derived_value` judge scale,
+    and they pass the pool; the callers without one (`answer_calc`, `calc_words`, `rules/claim_support`) only ask
+    whether the result was recomputed as claimed, for a calc the calc rule already holds to its quotes' scale (its
+    CALC_MISMATCH blocks the draft whatever they decide)."""
     assert fact.calc is not None
     got = recompute(fact.calc.expr)
     if got is None:
