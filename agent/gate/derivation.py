@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
-from quotebound.agent.gate.layout import column_unit_cells
+from quotebound.agent.gate.layout import column_unit_cells, row_label_dates
 from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to, value_token
 from quotebound.agent.gate.verification import Verification
 from quotebound.agent.gate.vocabulary import NUMBER_WORDS
@@ -78,6 +78,7 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
             if check.headings:
                 pool.add_quote(check.headings)
                 pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
+                pool.add_quote(row_label_dates(support.quote, check.headings))  # "At 1 January" under "2019"
     return pool
 
 
