@@ -72,6 +72,7 @@ from quotebound.agent.gate.answer_text import (
     stems,
 )
 from quotebound.agent.gate.answer_type import POINTS_RE, WANTED, count_problem, linked, names, type_ok
+from quotebound.agent.gate.answer_when import undated_problem
 from quotebound.agent.gate.claims import sentences
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -270,7 +271,7 @@ def check(inputs: GateInputs) -> list[Finding]:
                 f"{where} does not answer the question: it asks {WANTED[q.expects]}, and the answer gives none; "
                 "state it from the quote that gives it, or report that the documents do not say"
             )
-        for problem in (_derived_problem, _subject_problem, premise_problem, count_problem):
+        for problem in (_derived_problem, _subject_problem, premise_problem, count_problem, undated_problem):
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")
