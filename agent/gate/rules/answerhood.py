@@ -51,7 +51,7 @@ from quotebound.agent.gate.answer_binding import (
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
 from quotebound.agent.gate.answer_document import document_problem
 from quotebound.agent.gate.answer_period import change_problem, period_problem
-from quotebound.agent.gate.answer_premise import event_problem, premise_problem
+from quotebound.agent.gate.answer_premise import direction_problem, event_problem, premise_problem
 from quotebound.agent.gate.answer_side import side_problem, side_values
 from quotebound.agent.gate.answer_text import (
     VALUE_KINDS,
@@ -271,7 +271,14 @@ def check(inputs: GateInputs) -> list[Finding]:
                 f"{where} does not answer the question: it asks {WANTED[q.expects]}, and the answer gives none; "
                 "state it from the quote that gives it, or report that the documents do not say"
             )
-        for problem in (_derived_problem, _subject_problem, premise_problem, count_problem, undated_problem):
+        for problem in (
+            _derived_problem,
+            _subject_problem,
+            premise_problem,
+            count_problem,
+            undated_problem,
+            direction_problem,
+        ):
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")
