@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
+from quotebound.agent.gate.answer_agent import quoted_agent
 from quotebound.agent.gate.answer_binding import reading
 from quotebound.agent.gate.answer_text import (
     PREFIX,
@@ -208,7 +209,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[s
     if kind == "open":
         return True
     if kind == "entity":
-        return _names_whom(q, text, quotes, values)
+        return _names_whom(q, text, quotes, values) or quoted_agent(q, text, quotes)
     if kind == "date":
         return (
             any(f.kind in ("date", "time") or f.key[0] == "year" or is_year(f) or era(text, f) for f in found)
