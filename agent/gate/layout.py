@@ -134,7 +134,8 @@ def table_headings(lines: Sequence[str], first: int) -> str:
     if not rows:
         return ""
     width = max(len(r) for r in rows)
-    captions = " ".join(r[0].rstrip(":,") for r in rows if r and r[0])
+    captions = " ".join([r[0].rstrip(":,") for r in rows if r and r[0]] + [_caption_scale(lines, start, lines[first])])
+    captions = captions.strip()
     spread = [_spread(r, width) for r in rows]
     columns = []
     for j in range(width - 1):
@@ -145,6 +146,26 @@ def table_headings(lines: Sequence[str], first: int) -> str:
                 parts.append(cell)
         columns.append(" ".join(parts))
     return " | ".join(columns) if any(columns) else ""
+
+
+# A scale a caption declares for its table ("(in millions except per share data):"), and the rows it excepts.
+_CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b(?:[,\s]+except\s+([^):;]+))?", re.I)
+
+
+def _caption_scale(lines: Sequence[str], start: int, row: str) -> str:
+    """The scale the caption of the table starting at `lines[start]` declares ("in millions"), when that caption (the
+    line just above the table, or above one blank line, ending in a colon) declares one and does not except `row`
+    from it (a row whose label has a word of "except per share data" is counted per share, not in millions)."""
+    above = start - 1
+    if above >= 0 and not lines[above].strip():
+        above -= 1
+    caption = lines[above].strip() if above >= 0 else ""
+    m = _CAPTION_SCALE.search(caption) if caption.endswith(":") else None
+    if m is None:
+        return ""
+    label = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", cells(row)[0] if cells(row) else "")}
+    excepted = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", m[2] or "")}
+    return "" if label & excepted else f"in {m[1].lower()}"
 
 
 def _labels_block(row: list[str]) -> bool:

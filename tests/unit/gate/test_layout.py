@@ -239,3 +239,25 @@ def test_no_date_is_composed_without_a_day_and_month_or_under_a_dated_column() -
     # a column already dated ("Year Ended March 31, 2019") composes nothing with the label
     assert row_label_dates("| At 1 January | 1 | 2 |", "Year Ended March 31, 2019 | 2018") == "1 January 2018"
     assert row_label_dates("not a row", "2019") == ""
+
+
+CAPTIONED = [
+    "The pro-forma results are presented for information only (in millions except per share data):",
+    "",
+    "|  | 2019 | 2018 |",
+    "| --- | --- | --- |",
+    "| Net sales | $5,563.7 | $5,875.0 |",
+    "| Basic net income per common share | $2.29 | $(3.27) |",
+]
+
+
+def test_a_captions_scale_heads_every_column_of_its_table() -> None:
+    headings = table_headings(CAPTIONED, 4)
+    assert headings == "in millions 2019 | in millions 2018"
+    assert ("scale", 6) in quote_keys(headings)
+
+
+def test_a_row_the_caption_excepts_or_a_caption_without_a_colon_gets_no_scale() -> None:
+    assert "millions" not in table_headings(CAPTIONED, 5)  # counted per share
+    prose = ["Net sales rose (in millions) over the year.", "", *CAPTIONED[2:]]
+    assert "millions" not in table_headings(prose, 4)  # a sentence, not the table's caption
