@@ -50,6 +50,7 @@ from quotebound.agent.gate.answer_binding import (
 )
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
 from quotebound.agent.gate.answer_document import document_problem
+from quotebound.agent.gate.answer_figure import figureless_problem
 from quotebound.agent.gate.answer_period import change_problem, period_problem
 from quotebound.agent.gate.answer_premise import direction_problem, event_problem, premise_problem
 from quotebound.agent.gate.answer_side import side_problem, side_values
@@ -278,6 +279,7 @@ def check(inputs: GateInputs) -> list[Finding]:
             count_problem,
             undated_problem,
             direction_problem,
+            figureless_problem,
         ):
             found = problem(q, text, quotes, calc)
             if found is not None:
