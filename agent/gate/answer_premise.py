@@ -15,6 +15,7 @@ from typing import Final
 
 from quotebound.agent.gate.answer_binding import figure_clause, figure_in
 from quotebound.agent.gate.answer_text import Quoted, figures, keys, same_figure, sentences_with, shares
+from quotebound.agent.gate.meaning.lexicon import POLES
 from quotebound.agent.gate.question import AUXILIARIES, Question
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import WORD, fold, is_content, stem
@@ -94,4 +95,50 @@ def event_problem(q: Question, text: str, quotes: Sequence[Quoted]) -> str | Non
     return None
 
 
-__all__ = ["event_problem", "premise_problem"]
+def _change_poles(text: str) -> set[str]:
+    """The poles ("up", "down") of the words of change `text` says with ("decreased", "rose")."""
+    said = (POLES.get(fold(w)) for w in WORD.findall(text))
+    return {pole for axis, pole in (p for p in said if p is not None) if axis == "change"}
+
+
+def _opening_change(sentence: str) -> tuple[frozenset[str], str] | None:
+    """(the content stems before the sentence's first word of change, that word's pole) when nothing but words
+    stands before it ("Interest expense increased in fiscal 2019 ..."): the sentence opens by saying its subject
+    changed; None otherwise."""
+    opening: list[str] = []
+    for m in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?|\S", sentence):
+        w = fold(m.group())
+        axis_pole = POLES.get(w)
+        if axis_pole is not None and axis_pole[0] == "change":
+            content = frozenset(stem(x) for x in opening if is_content(x))
+            return (content, axis_pole[1]) if content else None
+        if not m.group()[:1].isalpha() or w in _NEGATORS:
+            return None  # a mark, figure or negator first: not a plain opening statement of change
+        opening.append(w)
+    return None
+
+
+def direction_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal]) -> str | None:
+    """A causal question asserts a direction of change ("Why did interest expense decrease ...?"), the answer
+    restates it without denying it, and a quote sentence opens by stating the opposite change of what the question
+    names ("Interest expense increased in fiscal 2019 ..."): the premise is false, and the answer echoes it."""
+    del calc  # the answerhood rules share one signature
+    asked = _change_poles(q.text)
+    if not q.causal or len(asked) != 1 or not asked <= _change_poles(text):
+        return None
+    if any(fold(w) in _NEGATORS or fold(w).endswith("n't") for w in WORD.findall(text)):
+        return None  # the answer denies the premise
+    pole = next(iter(asked))
+    for qd in quotes:
+        for sentence in qd.sentences:
+            opening = _opening_change(sentence)
+            if opening is not None and opening[1] != pole and opening[0] <= q.words:
+                return (
+                    f"the answer repeats the question's premise that it went {pole}, but its quote says the "
+                    f"opposite ({sentence[:80]!r}; the question may rest on a false premise); say what the quotes "
+                    "state instead"
+                )
+    return None
+
+
+__all__ = ["direction_problem", "event_problem", "premise_problem"]

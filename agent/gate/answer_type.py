@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
+from quotebound.agent.gate.answer_agent import quoted_agent
 from quotebound.agent.gate.answer_binding import reading
 from quotebound.agent.gate.answer_text import (
     PREFIX,
@@ -177,6 +178,12 @@ def _names_whom(q: Question, text: str, quotes: Sequence[Quoted], values: Sequen
     return any(re.search(r",\s*(?:the\s+)?$", text[:at]) for _, at in given)  # apposition: "The Treasurer, X,"
 
 
+_TIMES_PHRASE: Final = re.compile(
+    r"\b[12]\d{3}(?:['’]?s)?\b|\b(?:january|february|march|april|june|july|august|september|october|november|december)\b",
+    re.I,
+)
+
+
 def _places(text: str, m: re.Match[str]) -> bool:
     """A locative word that places something: "in Arizona", "near the river"; not one that dates it ("In 1856.",
     "in the 2000s", "in May"): a year, a decade, a month, a weekday or a unit of time after it is a time."""
@@ -186,7 +193,12 @@ def _places(text: str, m: re.Match[str]) -> bool:
     if after is None:
         return False
     word = fold(after.group(1))
-    return not (re.fullmatch(r"[12]\d{3}(?:['’]?s)?", word) or word in MONTHS or word in WEEKDAYS or word in TIME_UNITS)
+    if re.fullmatch(r"[12]\d{3}(?:['’]?s)?", word) or word in MONTHS or word in WEEKDAYS or word in TIME_UNITS:
+        return False
+    # the phrase, up to its next mark, times what it names ("in a project that spanned most of the 2000s"): it
+    # places an event in time, not a thing in space
+    phrase = re.split(r"[,.;:!?()]", text[m.end() :], maxsplit=1)[0]
+    return not _TIMES_PHRASE.search(phrase)
 
 
 def _nil(found: Sequence[Figure], words: Sequence[str]) -> bool:
@@ -208,7 +220,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[s
     if kind == "open":
         return True
     if kind == "entity":
-        return _names_whom(q, text, quotes, values)
+        return _names_whom(q, text, quotes, values) or quoted_agent(q, text, quotes)
     if kind == "date":
         return (
             any(f.kind in ("date", "time") or f.key[0] == "year" or is_year(f) or era(text, f) for f in found)

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from quotebound.agent.core.contracts import Fact
 from quotebound.agent.core.errors import ModelError
-from quotebound.agent.gate.layout import column_unit_cells
+from quotebound.agent.gate.layout import column_unit_cells, row_label_dates
 from quotebound.agent.gate.tokens import Key, TokenPool, operand_key, rounds_to, value_token
 from quotebound.agent.gate.verification import Verification
 from quotebound.agent.gate.vocabulary import NUMBER_WORDS
@@ -78,6 +78,7 @@ def fact_pool(fact: Fact, checks: Sequence[Verification]) -> TokenPool:
             if check.headings:
                 pool.add_quote(check.headings)
                 pool.add_quote(column_unit_cells(support.quote, check.headings))  # "2.9" under a "%" column
+                pool.add_quote(row_label_dates(support.quote, check.headings))  # "At 1 January" under "2019"
     return pool
 
 
@@ -210,7 +211,10 @@ def _scaled_value_equals(text: str, value: Decimal, pool: TokenPool | None) -> b
 def calc_problem(fact: Fact, pool: TokenPool | None = None) -> str | None:
     """Why a calc fact's claimed result is wrong, or None when the gate's own recomputation agrees. `pool` (the
     fact's verified quotes) decides whether a value's scale word ("$3,944 million") is its operands' scale; without
-    it, only the value's figure is compared."""
+    it, only the value's figure is compared. Only the calc rule (`rules/calc.py`) and `derived_value` judge scale,
+    and they pass the pool; the callers without one (`answer_calc`, `calc_words`, `rules/claim_support`) only ask
+    whether the result was recomputed as claimed, for a calc the calc rule already holds to its quotes' scale (its
+    CALC_MISMATCH blocks the draft whatever they decide)."""
     assert fact.calc is not None
     got = recompute(fact.calc.expr)
     if got is None:

@@ -134,7 +134,8 @@ def table_headings(lines: Sequence[str], first: int) -> str:
     if not rows:
         return ""
     width = max(len(r) for r in rows)
-    captions = " ".join(r[0].rstrip(":,") for r in rows if r and r[0])
+    captions = " ".join([r[0].rstrip(":,") for r in rows if r and r[0]] + [_caption_scale(lines, start, lines[first])])
+    captions = captions.strip()
     spread = [_spread(r, width) for r in rows]
     columns = []
     for j in range(width - 1):
@@ -145,6 +146,26 @@ def table_headings(lines: Sequence[str], first: int) -> str:
                 parts.append(cell)
         columns.append(" ".join(parts))
     return " | ".join(columns) if any(columns) else ""
+
+
+# A scale a caption declares for its table ("(in millions except per share data):"), and the rows it excepts.
+_CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b(?:[,\s]+except\s+([^):;]+))?", re.I)
+
+
+def _caption_scale(lines: Sequence[str], start: int, row: str) -> str:
+    """The scale the caption of the table starting at `lines[start]` declares ("in millions"), when that caption (the
+    line just above the table, or above one blank line, ending in a colon) declares one and does not except `row`
+    from it (a row whose label has a word of "except per share data" is counted per share, not in millions)."""
+    above = start - 1
+    if above >= 0 and not lines[above].strip():
+        above -= 1
+    caption = lines[above].strip() if above >= 0 else ""
+    m = _CAPTION_SCALE.search(caption) if caption.endswith(":") else None
+    if m is None:
+        return ""
+    label = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", cells(row)[0] if cells(row) else "")}
+    excepted = {w.lower() for w in re.findall(r"[^\W\d_]{3,}", m[2] or "")}
+    return "" if label & excepted else f"in {m[1].lower()}"
 
 
 def _labels_block(row: list[str]) -> bool:
@@ -225,3 +246,30 @@ def column_unit_cells(row: str, headings: str) -> str:
         if (labelled or _PERCENT_HEADING.search(heading)) and _BARE_CELL.fullmatch(cell):
             out.append(f"({cell.strip('()')}%)" if cell.startswith("(") and cell.endswith(")") else f"{cell}%")
     return " ".join(out)
+
+
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+# A day and a month with no year after them ("At 1 January", "As at December 31"): a date the column completes.
+_DAY_MONTH = re.compile(rf"\b(?:(\d{{1,2}})\s+({_MONTH})|({_MONTH})\s+(\d{{1,2}}))\b(?!,?\s*\d)", re.I)
+_MONTH_WORD = re.compile(rf"\b{_MONTH}\b", re.I)
+
+
+def row_label_dates(row: str, headings: str) -> str:
+    """The dates a table row's label and its columns' years write together, one per column, joined with "; ": a
+    movement table's "| At 1 January | 65.6 | 64.8 |" under the years "2019" and "2018" reads "1 January 2019; 1
+    January 2018", as a date split over heading rows reads whole. Only a label with a day and a month and no year,
+    under a column headed by one year and no month; "" otherwise. The figures stay the quote's own."""
+    if not is_table_row(row) or not headings:
+        return ""
+    label = cells(row)[0] if cells(row) else ""
+    m = _DAY_MONTH.search(label)
+    if m is None:
+        return ""
+    out: list[str] = []
+    for heading in headings.split(" | "):
+        years = _YEAR.findall(heading)
+        if len(set(years)) != 1 or _MONTH_WORD.search(heading) or re.search(r"\d", _YEAR.sub("", heading)):
+            continue
+        year = years[0]
+        out.append(f"{m[1]} {m[2]} {year}" if m[1] else f"{m[3]} {m[4]}, {year}")
+    return "; ".join(dict.fromkeys(out))

@@ -28,6 +28,8 @@ from quotebound.agent.gate.meaning.periods import label_problems
 from quotebound.agent.gate.meaning.polarity import NEGATED_CLASS, polarity_problems
 from quotebound.agent.gate.meaning.quotes import read_quotes
 from quotebound.agent.gate.meaning.reading import parse
+from quotebound.agent.gate.meaning.restriction import restriction_problems
+from quotebound.agent.gate.meaning.symbols import symbol_problems
 from quotebound.agent.gate.meaning.units import unit_problems
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import STOPWORDS, fold
@@ -160,9 +162,11 @@ def problems_read(
     asked = parse(question) if question else None
     found = (
         polarity_problems(s, read)
+        + restriction_problems(s, read)
         + range_order_problems(s, read)
         + range_end_problems(s, read, asked)
         + unit_problems(s, read)
+        + symbol_problems(s, read)
     )
     found += (
         binding_problems(outside, read, refs, _asked_names(question), _named_figures(asked))

@@ -26,7 +26,7 @@ from typing import Final
 from quotebound.agent.gate.meaning.lexicon import CONTINUING, MODAL_VERBS, VERB_GROUP, is_lexical, stem, word_set
 from quotebound.agent.gate.meaning.model import QuoteSentence, Sentence
 
-_TABLE_REACH: Final = 15  # lines above a table row where its caption and headings may stand
+_TABLE_REACH: Final = 15  # lines above a table (or a row, layout unknown) where its caption and headings stand
 # Determiners that make a noun phrase point back to something already said ("the dividend", "this plan").
 DEFINITE: Final = word_set("the this that these those such its their his her our")
 
@@ -129,13 +129,16 @@ def _context_stems(qs: QuoteSentence, quotes: Sequence[QuoteSentence]) -> frozen
 
 
 def _table_frame(row: QuoteSentence, other: QuoteSentence) -> bool:
-    """`other` is a quoted heading row of `row`'s table, or its caption."""
-    if not other.near(row) or not row.line - _TABLE_REACH <= other.line < row.line:
+    """`other` is a quoted heading row of `row`'s table, or its caption. When the layout is known, the reach is
+    counted from the table's first line, so a long table's headings frame its last rows (a "Total" row far below
+    them); when it is not, from the row itself."""
+    known = row.block >= 0 and other.block >= 0
+    top = row.block if known else row.line
+    if not other.near(row) or not top - _TABLE_REACH <= other.line < row.line:
         return False
     if other.sentence.header:
         return row.same_block(other)
     caption = not other.sentence.row and other.sentence.text.rstrip().endswith(":")
-    known = row.block >= 0 and other.block >= 0
     return caption and (not known or (other.section == row.section and other.line < row.block))
 
 

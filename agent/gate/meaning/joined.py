@@ -4,20 +4,14 @@ another quote states of something else, or says of one thing what a parallel quo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from quotebound.agent.gate.meaning.context import continues
 from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
+from quotebound.agent.gate.meaning.links import CLOSERS, last_link, stretches
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value, words_of
 from quotebound.agent.gate.meaning.pairing import MIN_ALIGN, candidates, prose_of
 from quotebound.agent.gate.meaning.units import gives_other
 from quotebound.agent.gate.tokens import Key
-
-# Marks and links that set a stretch of a clause apart: an aside between two commas, dashes or brackets ("the
-# meeting, called to order at 7:00 p.m., was adjourned"), or the next item of a list ("... and a planned expenditure
-# of $22,000.00 for ..."). A closed grammatical class: punctuation and the coordinating conjunctions.
-BREAKS: Final = frozenset({",", ";", "(", ")", "[", "]", "—", "–", "and", "or", "while", "whereas", "but"})
-_CLOSERS: Final = frozenset({",", ";", ")", "]", "—", "–"})
 
 
 def joined_modality(
@@ -104,7 +98,7 @@ def _item_start(c: Clause, v: Value, claim: Sentence) -> int:
     adjourned at 8:42 p.m."), at the link that opens that item: the item's own words before `v` ("adjourned") are
     what it says of the subject, not the subject."""
     toks = claim.toks
-    link = max((i for i in range(c.start, v.pos) if toks[i].value < 0 and toks[i].low in BREAKS), default=-1)
+    link = last_link(toks, c.start, v.pos)
     earlier = link > c.start and any(
         toks[i].value >= 0 and toks[i].value != toks[v.pos].value for i in range(c.start, link)
     )
@@ -120,20 +114,12 @@ def said_of_others(c: Clause, v: Value, claim: Sentence, holder: QuoteSentence) 
     expenditure of $22,000.00 for crack sealing"). A stretch that opens the clause is its main statement: its
     words are said of every figure after it ("the network grew to 230 stores, with delivery in 605 of them")."""
     toks = claim.toks
-    spans: list[tuple[int, int, str, str]] = []  # token [start, end) of each stretch, the break before and after
-    start, opener = c.start, ""
-    for i in range(c.start, c.end + 1):
-        mark = toks[i].low if i < c.end else ""
-        if i == c.end or (toks[i].value < 0 and mark in BREAKS):
-            if i > start:
-                spans.append((start, i, opener, mark))
-            start, opener = i + 1, mark
     out: set[int] = set()
     after = False  # past `v`, a stretch holding another figure opened the rest of the clause
-    for lo, hi, opener, closer in spans:
+    for lo, hi, opener, closer in stretches(toks, c.start, c.end):
         figures = {toks[i].value for i in range(lo, hi) if toks[i].value >= 0}
         others = any(claim.values[x].key != v.key and claim.values[x].key not in holder.sentence.keys for x in figures)
-        aside = opener in _CLOSERS and closer in _CLOSERS and not lo <= v.pos < hi
+        aside = opener in CLOSERS and closer in CLOSERS and not lo <= v.pos < hi
         after = after or (lo > v.pos and others and opener != "")
         if after or (aside and others):
             base = sum(1 for t in toks[c.start : lo] if t.value < 0 and is_weighed(t.low))
@@ -188,18 +174,16 @@ def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> l
 
 
 def _own_item(c: Clause, claim: Sentence, words: frozenset[str], s: QuoteSentence, t: QuoteSentence) -> bool:
-    """Every one of `words` stands in a later list item of clause `c` (past a link, `BREAKS`) that holds a figure
-    quote `s` gives and `t` does not: the claim states `s`'s fact beside `t`'s ("the meeting was called to order at
-    7:00 p.m. and adjourned at 8:42 p.m."), not `s`'s words of `t`'s subject."""
+    """Every one of `words` stands in a later list item of clause `c` (past a link, `links.BREAKS`) that holds a
+    figure quote `s` gives and `t` does not: the claim states `s`'s fact beside `t`'s ("the meeting was called to
+    order at 7:00 p.m. and adjourned at 8:42 p.m."), not `s`'s words of `t`'s subject."""
     toks = claim.toks
     covered: set[str] = set()
-    start = -1
-    for i in range(c.start, c.end + 1):
-        if i == c.end or (toks[i].value < 0 and toks[i].low in BREAKS):
-            if start > c.start:
-                item = toks[start:i]
-                keys = {claim.values[x.value].key for x in item if x.value >= 0}
-                if any(k in s.sentence.keys and k not in t.sentence.keys for k in keys):
-                    covered |= {stem(x.low) for x in item if x.value < 0}
-            start = i + 1
+    for lo, hi, opener, _ in stretches(toks, c.start, c.end):
+        if not opener:
+            continue  # the clause's first stretch is its main statement, no later item
+        item = toks[lo:hi]
+        keys = {claim.values[x.value].key for x in item if x.value >= 0}
+        if any(k in s.sentence.keys and k not in t.sentence.keys for k in keys):
+            covered |= {stem(x.low) for x in item if x.value < 0}
     return bool(words) and words <= covered

@@ -22,6 +22,7 @@ from quotebound.agent.gate.meaning.lexicon import stem
 from quotebound.agent.gate.vocabulary import nominal_bases
 
 ROOT_WEIGHT: Final = 0.5  # the share of a word's weight that a match by root alone carries
+BETTER_BY: Final = 0.2  # how much better another quote must match a figure's clause than the figure's own quote
 
 # The count of the people living in a place, as a census states it: "a population of 3,559", "3,559 people", "3,559
 # inhabitants", "3,559 residents" name one figure. A closed category of general English (the nouns that count a
@@ -67,3 +68,12 @@ def root_match(s: str, stems: frozenset[str]) -> bool:
 def same_count(s: str, stems: frozenset[str]) -> bool:
     """The claim's stem `s` and one of a quote's `stems` both name a place's headcount (`HEADCOUNT`)."""
     return s in HEADCOUNT and not HEADCOUNT.isdisjoint(stems)
+
+
+def overlap(weights: dict[str, float], stems_: frozenset[str]) -> float:
+    """How much of the clause's weighted words `stems_` says: a word in full, another form of it by root in part
+    (`roots.py`: "paid" for "payable"); the words naming a place's headcount are one word ("population", "people")."""
+    return sum(
+        w if s in stems_ or same_count(s, stems_) else ROOT_WEIGHT * w if root_match(s, stems_) else 0.0
+        for s, w in weights.items()
+    )

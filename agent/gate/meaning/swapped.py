@@ -7,24 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from quotebound.agent.gate.meaning.joined import BREAKS
 from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
+from quotebound.agent.gate.meaning.links import stretch_at
 from quotebound.agent.gate.meaning.model import Clause, QuoteSentence, Sentence, Value
 
 
-def stretch(c: Clause, v: Value, claim: Sentence) -> tuple[int, int]:
-    """Token [start, end) of the stretch of clause `c` that holds `v`: from the mark or link before it to the one
-    after it (`joined.BREAKS`)."""
-    toks = claim.toks
-    lo = max((i + 1 for i in range(c.start, v.pos) if toks[i].value < 0 and toks[i].low in BREAKS), default=c.start)
-    hi = min((i for i in range(v.pos + 1, c.end) if toks[i].value < 0 and toks[i].low in BREAKS), default=c.end)
-    return lo, hi
-
-
 def _said_of(c: Clause, v: Value, claim: Sentence, exempt: frozenset[str]) -> tuple[int, int, frozenset[str]]:
-    """The stretch of clause `c` holding `v` and what the claim says of `v` there: its content words, names and
-    the documents' ids (`exempt`) aside."""
-    lo, hi = stretch(c, v, claim)
+    """The stretch of clause `c` holding `v` (from the link before it to the one after it) and what the claim
+    says of `v` there: its content words, names and the documents' ids (`exempt`) aside."""
+    lo, hi = stretch_at(claim.toks, c.start, c.end, v.pos)
     words = {stem(t.low) for t in claim.toks[lo:hi] if t.value < 0 and not t.cap and is_weighed(t.low)}
     return lo, hi, frozenset(words - exempt)
 

@@ -50,8 +50,9 @@ from quotebound.agent.gate.answer_binding import (
 )
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
 from quotebound.agent.gate.answer_document import document_problem
+from quotebound.agent.gate.answer_figure import figureless_problem
 from quotebound.agent.gate.answer_period import change_problem, period_problem
-from quotebound.agent.gate.answer_premise import event_problem, premise_problem
+from quotebound.agent.gate.answer_premise import direction_problem, event_problem, premise_problem
 from quotebound.agent.gate.answer_side import side_problem, side_values
 from quotebound.agent.gate.answer_text import (
     VALUE_KINDS,
@@ -72,6 +73,7 @@ from quotebound.agent.gate.answer_text import (
     stems,
 )
 from quotebound.agent.gate.answer_type import POINTS_RE, WANTED, count_problem, linked, names, type_ok
+from quotebound.agent.gate.answer_when import undated_problem
 from quotebound.agent.gate.claims import sentences
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
@@ -270,7 +272,15 @@ def check(inputs: GateInputs) -> list[Finding]:
                 f"{where} does not answer the question: it asks {WANTED[q.expects]}, and the answer gives none; "
                 "state it from the quote that gives it, or report that the documents do not say"
             )
-        for problem in (_derived_problem, _subject_problem, premise_problem, count_problem):
+        for problem in (
+            _derived_problem,
+            _subject_problem,
+            premise_problem,
+            count_problem,
+            undated_problem,
+            direction_problem,
+            figureless_problem,
+        ):
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")

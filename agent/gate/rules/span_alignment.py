@@ -17,7 +17,7 @@ from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.derivation import calc_operands, derived_value, fact_pool
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs, cited_ids
-from quotebound.agent.gate.layout import column_unit_cells
+from quotebound.agent.gate.layout import column_unit_cells, row_label_dates
 from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.tokens import TokenPool, extract_tokens, mask, operand_key
 
@@ -66,6 +66,7 @@ def _pools(inputs: GateInputs) -> tuple[TokenPool, tuple[TokenPool, ...]]:
                         union.add_quote(frame)
                 if verification.headings:
                     union.add_quote(column_unit_cells(value.quote, verification.headings))
+                    union.add_quote(row_label_dates(value.quote, verification.headings))
     return union, tuple(per_fact)
 
 

@@ -11,6 +11,7 @@ from quotebound.agent.gate.layout import (
     cells,
     column_unit_cells,
     frames,
+    row_label_dates,
     table_headings,
     wrapped_neighbours,
 )
@@ -214,3 +215,49 @@ def test_a_row_reads_under_the_year_labelling_its_own_block() -> None:
     # a row labelled with a year that fills its cells is a data row, not a block label
     rows = ["|  | Sales | Cost |", "| --- | --- | --- |", "| 2019 | 100 | 60 |", "| 2018 | 90 | 50 |"]
     assert table_headings(rows, 3) == "Sales | Cost"
+
+
+MOVEMENT = [
+    "| £m | 2019 | 2018 |",
+    "| --- | --- | --- |",
+    "| At 1 January | 65.6 | 64.8 |",
+    "| At 31 December | 53.7 | 65.6 |",
+]
+
+
+def test_a_row_labels_day_and_month_read_with_each_columns_year() -> None:
+    headings = table_headings(MOVEMENT, 2)
+    dates = row_label_dates(MOVEMENT[2], headings)
+    assert ("date", "2019-01-01") in quote_keys(dates) and ("date", "2018-01-01") in quote_keys(dates)
+    assert ("date", "2019-12-31") in quote_keys(row_label_dates(MOVEMENT[3], headings))
+    assert row_label_dates("| As at December 31 | 1 | 2 |", "2019 | 2018") == "December 31, 2019; December 31, 2018"
+
+
+def test_no_date_is_composed_without_a_day_and_month_or_under_a_dated_column() -> None:
+    assert row_label_dates("| Net sales | 1 | 2 |", "2019 | 2018") == ""
+    assert row_label_dates("| At 1 January 2019 | 1 | 2 |", "2019 | 2018") == ""  # the label has its year
+    # a column already dated ("Year Ended March 31, 2019") composes nothing with the label
+    assert row_label_dates("| At 1 January | 1 | 2 |", "Year Ended March 31, 2019 | 2018") == "1 January 2018"
+    assert row_label_dates("not a row", "2019") == ""
+
+
+CAPTIONED = [
+    "The pro-forma results are presented for information only (in millions except per share data):",
+    "",
+    "|  | 2019 | 2018 |",
+    "| --- | --- | --- |",
+    "| Net sales | $5,563.7 | $5,875.0 |",
+    "| Basic net income per common share | $2.29 | $(3.27) |",
+]
+
+
+def test_a_captions_scale_heads_every_column_of_its_table() -> None:
+    headings = table_headings(CAPTIONED, 4)
+    assert headings == "in millions 2019 | in millions 2018"
+    assert ("scale", 6) in quote_keys(headings)
+
+
+def test_a_row_the_caption_excepts_or_a_caption_without_a_colon_gets_no_scale() -> None:
+    assert "millions" not in table_headings(CAPTIONED, 5)  # counted per share
+    prose = ["Net sales rose (in millions) over the year.", "", *CAPTIONED[2:]]
+    assert "millions" not in table_headings(prose, 4)  # a sentence, not the table's caption

@@ -107,3 +107,16 @@ def test_a_figure_bound_only_by_the_questions_name_goes_with_the_words_around_it
     assert (
         meaning.problems("The house became the Biryani King Indian restaurant from 2013.", spans, question, names) == []
     )
+
+
+def test_a_long_tables_headings_frame_its_last_row() -> None:
+    """The reach of a table's headings is counted from the table's first line, when the layout is known: a total
+    row 30 lines below the headings is read under them; a table far below a caption is not its caption's."""
+    page = ["Units:", "", "| Unit | Square feet |", "| --- | --- |"]
+    page += [f"| {n} | 1,000 |" for n in range(30)] + ["| Total | 30,000 |"]
+    spans = [QuoteSpan("units.md", f"p.1 L{n}-L{n}", page[n - 1], page[n - 1]) for n in (3, len(page))]
+    page_frames = frames(page)
+    heading, total = meaning.read_quotes(spans, [tuple(page_frames[n - 1 : n]) for n in (3, len(page))])
+    assert {stem("unit"), stem("square")} <= quote_contexts((heading, total))[total]
+    unknown = meaning.read_quotes(spans, [(), ()])  # no layout: counted from the row, as before
+    assert stem("square") not in quote_contexts(unknown)[unknown[1]]
