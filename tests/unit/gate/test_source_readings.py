@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 import pytest
 
@@ -11,6 +12,7 @@ from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning import quotes
 from quotebound.agent.gate.meaning.reading import parse
 from quotebound.agent.gate.source_readings import forget_sources, source_reading
+from quotebound.agent.gate.tokens import TokenPool
 
 calls: list[str] = []
 
@@ -71,3 +73,16 @@ def test_a_quote_not_in_its_context_is_not_kept_as_source_text() -> None:
     read = quotes._read_span(span, ())
     assert [qs.sentence.text for qs in read] == ["Cats may be kept for breeding."]
     assert not source_readings._readings
+
+
+def test_a_token_pool_reads_a_quotes_keys_once_per_source_text() -> None:
+    pool, again = TokenPool.empty(), TokenPool.empty()
+    pool.add_quote("The monthly assessment is $325.00 per unit.")
+    assert ("num", Decimal("325.00")) in pool.keys
+    assert len(source_readings._readings) == 1
+    again.add_quote("The monthly assessment is $325.00 per unit.")  # another draft citing the same line
+    assert again.keys == pool.keys and len(source_readings._readings) == 1
+    again.keys.add(("num", Decimal(7)))  # a pool's keys are its own: the kept reading is not changed
+    third = TokenPool.empty()
+    third.add_quote("The monthly assessment is $325.00 per unit.")
+    assert ("num", Decimal(7)) not in third.keys
