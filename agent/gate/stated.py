@@ -101,6 +101,10 @@ _source_occurrences: Final = source_reading(occurrences.__wrapped__)
 _source_sentences: Final = source_reading(split_sentences.__wrapped__)
 
 
+# `quote_sentences` of a verified quote in the text at its locator: source text, read once per source version.
+source_quote_sentences: Final = source_reading(quote_sentences.__wrapped__)
+
+
 def _agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
     """`value_text` (a value as a draft writes it) names the value `occurrence` stands for."""
     return any(
@@ -201,7 +205,7 @@ class _Quote:
 def _verified(facts: Sequence[Fact], checks: Sequence[Sequence[Verification]]) -> list[list[_Quote]]:
     return [
         [
-            _Quote(s.source_id, s.locator, quote_sentences(s.quote, c.context or s.quote))
+            _Quote(s.source_id, s.locator, source_quote_sentences(s.quote, c.context or s.quote))
             for s, c in zip(fact.support, fact_checks, strict=True)
             if c.ok
         ]
@@ -314,6 +318,7 @@ __all__ = [
     "locate",
     "needles",
     "quote_sentences",
+    "source_quote_sentences",
     "split_sentences",
     "stated_values",
     "value_occurrences",

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from quotebound.agent.gate import source_readings
+from quotebound.agent.gate import answer_text, source_readings
 from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning import quotes
 from quotebound.agent.gate.meaning.reading import parse
@@ -86,3 +86,12 @@ def test_a_token_pool_reads_a_quotes_keys_once_per_source_text() -> None:
     third = TokenPool.empty()
     third.add_quote("The monthly assessment is $325.00 per unit.")
     assert ("num", Decimal(7)) not in third.keys
+
+
+def test_a_quoted_sentences_values_are_read_once_per_source_text() -> None:
+    line = "The annual meeting is held on March 12, 2025; twelve owners make a quorum."
+    found = answer_text.keys(line)
+    assert ("num", Decimal(12)) in found and ("name", "march") in found
+    assert answer_text.keys(line) is found  # a later draft quoting the same sentence
+    forget_sources()
+    assert answer_text.keys(line) is not found and answer_text.keys(line) == found
