@@ -5,9 +5,11 @@ If checking fails (the store under the quotes, or the gate itself), the draft is
 
 from __future__ import annotations
 
+from typing import cast
+
 from langgraph.runtime import Runtime
 
-from quotebound.agent.core.contracts import Draft
+from quotebound.agent.core.contracts import Draft, Source
 from quotebound.agent.core.errors import OperatorError
 from quotebound.agent.gate import Finding, FindingCode, validate_draft
 from quotebound.agent.gate.inputs import Paraphrase
@@ -22,7 +24,8 @@ from quotebound.tools.injection import instructional_locators
 
 
 def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
-    """Instructional lines of every source the draft cites, recomputed here rather than trusted from bundles."""
+    """Instructional lines of every source the draft cites, recomputed here rather than trusted from bundles: once
+    per source version (a version's lines never change), then kept with the corpus for every later question."""
     cited = {s.source_id for f in draft.evidence.facts for s in f.support}
     cited |= {v.source_id for c in draft.evidence.conflicts for v in c.values}
     flagged: dict[str, list[str]] = {}
@@ -31,8 +34,19 @@ def flagged_lines(draft: Draft, tools: ToolContext) -> dict[str, list[str]]:
             continue  # the gate reports it as an unknown source
         source = tools.corpus.source(source_id)
         if source is not None:
-            flagged[source_id] = instructional_locators(tools.corpus.iter_lines(source_id, source.version))
+            flagged[source_id] = list(_instructional(tools, source))
     return flagged
+
+
+def _instructional(tools: ToolContext, source: Source) -> tuple[str, ...]:
+    """The instructional locators of one source version, kept with the corpus (keyed by its version and content
+    hash, as the corpus's other readings are)."""
+    key = ("instructional_locators", source.source_id, source.version, source.content_hash)
+    found = tools.corpus.memo.get(key)
+    if found is None:
+        found = tuple(instructional_locators(tools.corpus.iter_lines(source.source_id, source.version)))
+        tools.corpus.remember(key, found)
+    return cast(tuple[str, ...], found)
 
 
 def _paraphrase(ctx: RunContext) -> Paraphrase | None:

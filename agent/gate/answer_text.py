@@ -19,7 +19,8 @@ from quotebound.agent.gate.claims import claims
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.layout import column_unit_cells
 from quotebound.agent.gate.question import MONTHS, WEEKDAYS, Question, number_words
-from quotebound.agent.gate.stated import quote_sentences
+from quotebound.agent.gate.source_readings import source_reading
+from quotebound.agent.gate.stated import source_quote_sentences
 from quotebound.agent.gate.tokens import Key, extract_tokens, quote_keys
 from quotebound.agent.gate.vocabulary import WORD, fold, stem
 from quotebound.tools.calc import recompute
@@ -49,12 +50,12 @@ def quoted(inputs: GateInputs) -> list[Quoted]:
     for i, (fact, checks) in enumerate(zip(evidence.facts, inputs.support_checks, strict=True)):
         for support, check in zip(fact.support, checks, strict=True):
             if check.ok:
-                covered = quote_sentences(support.quote, check.context or support.quote) or (support.quote,)
+                covered = source_quote_sentences(support.quote, check.context or support.quote) or (support.quote,)
                 out.append(Quoted(i, support.source_id, support.quote, covered, check.headings))
     for conflict, checks in zip(evidence.conflicts, inputs.conflict_checks, strict=True):
         for value, check in zip(conflict.values, checks, strict=True):
             if check.ok:
-                covered = quote_sentences(value.quote, check.context or value.quote) or (value.quote,)
+                covered = source_quote_sentences(value.quote, check.context or value.quote) or (value.quote,)
                 out.append(Quoted(None, value.source_id, value.quote, covered, check.headings))
     return out
 
@@ -147,7 +148,7 @@ def figures(text: str) -> tuple[Figure, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=4096)
+@source_reading  # only ever asked of a verified quote's sentences and cells: source text, once per version
 def keys(text: str) -> frozenset[Key]:
     """Every value a quoted sentence states: its figures (read leniently), numbers in words, month/weekday names."""
     found = set(quote_keys(text))

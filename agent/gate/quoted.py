@@ -18,6 +18,7 @@ from typing import Final
 
 from quotebound.agent.gate.claims import QuoteSpan, sentences
 from quotebound.agent.gate.meaning import NEGATORS, parse
+from quotebound.agent.gate.source_readings import source_reading
 from quotebound.agent.gate.tokens import quote_keys
 from quotebound.agent.gate.vocabulary import (
     EVIDENCE_WORDS,
@@ -146,7 +147,7 @@ def _evidence(quotes: tuple[QuoteSpan, ...]) -> Evidence:
     )
 
 
-@lru_cache(maxsize=4096)
+@source_reading  # a verified quote and its table's header are source text: read once per source version
 def _quote_evidence(quote: str, header: str) -> Evidence:
     """What one quote (and its table's header, group row and caption) supports."""
     vocab = Vocabulary()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from quotebound.agent.core.contracts import EvidenceBundle, Fact, Locator
 from quotebound.agent.gate.bounds import check_deadline
@@ -35,6 +36,7 @@ from quotebound.agent.gate.slots import (
     values_differ,
     word_key,
 )
+from quotebound.agent.gate.source_readings import source_reading
 from quotebound.agent.gate.verification import Verification
 
 _NEEDLE = 4  # letters of a word's key a sentence must contain to be read ("polic" of "policies" is "polic")
@@ -93,6 +95,16 @@ def quote_sentences(quote: str, context: str) -> tuple[str, ...]:
     return tuple(out) or (flat_quote,)
 
 
+# The values of a sentence of a verified quote or of a resolved bundle's line: source text, read once per source
+# version for every draft (a draft's own sentences go through `occurrences`).
+_source_occurrences: Final = source_reading(occurrences.__wrapped__)
+_source_sentences: Final = source_reading(split_sentences.__wrapped__)
+
+
+# `quote_sentences` of a verified quote in the text at its locator: source text, read once per source version.
+source_quote_sentences: Final = source_reading(quote_sentences.__wrapped__)
+
+
 def _agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
     """`value_text` (a value as a draft writes it) names the value `occurrence` stands for."""
     return any(
@@ -113,11 +125,18 @@ def value_occurrences(value_text: str) -> tuple[Occurrence, ...]:
 
 
 def locate(
-    value_text: str, sentences: Iterable[str], tolerance_pct: float, names: bool, whole: bool = False
+    value_text: str,
+    sentences: Iterable[str],
+    tolerance_pct: float,
+    names: bool,
+    whole: bool = False,
+    source: bool = False,
 ) -> list[Occurrence]:
     """Where `value_text` stands in `sentences`: each occurrence there of the same value (a plain-word value the
     sentences do not read as a name is read where its words stand). `whole`: a name given verbatim from a quote is
-    read where its words stand when the sentence's run of capitals went on past it (`_runs_on`)."""
+    read where its words stand when the sentence's run of capitals went on past it (`_runs_on`). `source`: the
+    sentences are a verified quote's (source text, read once per source version)."""
+    read = _source_occurrences if source else occurrences
     wanted = value_occurrences(value_text)
     if not wanted:
         return []
@@ -125,7 +144,7 @@ def locate(
     for sentence in sentences:
         hits = [
             o
-            for o in occurrences(sentence, names or wanted[0].family == "name")
+            for o in read(sentence, names or wanted[0].family == "name")
             if any(o.family == w.family and not values_differ(o, w, tolerance_pct) for w in wanted)
         ]
         exact = [o for o in hits if o.family != "name" or any(o.name_words == w.name_words for w in wanted)]
@@ -186,7 +205,7 @@ class _Quote:
 def _verified(facts: Sequence[Fact], checks: Sequence[Sequence[Verification]]) -> list[list[_Quote]]:
     return [
         [
-            _Quote(s.source_id, s.locator, quote_sentences(s.quote, c.context or s.quote))
+            _Quote(s.source_id, s.locator, source_quote_sentences(s.quote, c.context or s.quote))
             for s, c in zip(fact.support, fact_checks, strict=True)
             if c.ok
         ]
@@ -211,7 +230,7 @@ def _stated_values(inputs: GateInputs) -> list[Stated]:
 
     def add(where: str, index: int | None, value: str, pool: Iterable[_Quote]) -> None:
         for quote in pool:
-            for o in locate(value, quote.sentences, tolerance, question.asks_entity):
+            for o in locate(value, quote.sentences, tolerance, question.asks_entity, source=True):
                 mark = (o.sentence, o.start, where)
                 if mark not in seen:
                     seen.add(mark)
@@ -232,7 +251,7 @@ def _stated_values(inputs: GateInputs) -> list[Stated]:
         (quote, o)
         for quote in every
         for sentence in quote.sentences
-        for o in occurrences(sentence, question.asks_entity)
+        for o in _source_occurrences(sentence, question.asks_entity)
         if o.family != "name" and (o.sentence, o.start) not in stated_by_facts
     ]
     for value in _figures_and_names(answer, question, False) if unstated else ():
@@ -270,12 +289,12 @@ def evidence_values(
             if where in seen or where in flagged:
                 continue
             seen.add(where)
-            for sentence in split_sentences(text):
+            for sentence in _source_sentences(text):
                 if wanted is not None:
                     folded = sentence.casefold()
                     if not any(n in folded for n in wanted):
                         continue
-                for o in occurrences(sentence, names):
+                for o in _source_occurrences(sentence, names):
                     yield Evidence(bundle.source_id, span.page, span.line_start + offset, o)
 
 
@@ -299,6 +318,7 @@ __all__ = [
     "locate",
     "needles",
     "quote_sentences",
+    "source_quote_sentences",
     "split_sentences",
     "stated_values",
     "value_occurrences",

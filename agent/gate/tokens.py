@@ -43,6 +43,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Literal
 
+from quotebound.agent.gate.source_readings import source_reading
+
 TokenKind = Literal["money", "number", "percent", "date", "time", "section", "code"]
 Key = tuple[str, object]
 VALUE_KINDS: frozenset[str] = frozenset({"money", "number", "percent", "date", "time"})
@@ -411,6 +413,12 @@ def _quote_keys_cached(text: str) -> frozenset[Key]:
     return frozenset(_read_quote_keys(text))
 
 
+@source_reading
+def _source_quote_keys(text: str) -> frozenset[Key]:
+    """`quote_keys` of source text, kept across drafts (`source_readings.py`)."""
+    return frozenset(_read_quote_keys(text))
+
+
 def _read_quote_keys(text: str) -> set[Key]:
     tokens = extract_tokens(text)
     keys: set[Key] = {t.key for t in tokens}
@@ -528,7 +536,9 @@ class TokenPool:
         return cls(set(), set())
 
     def add_quote(self, quote: str) -> None:
-        self.keys |= quote_keys(quote)
+        """Add the keys of `quote`: source text only (a verified quote, its table's headings, its source's title),
+        whose keys are read once per source version."""
+        self.keys |= _source_quote_keys(quote) if len(quote) <= _CACHED_CHARS else _read_quote_keys(quote)
 
     def add_calc(self, value: Decimal) -> None:
         self.calc_values.add(value)

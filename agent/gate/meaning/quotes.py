@@ -14,6 +14,7 @@ from quotebound.agent.gate.claims import QuoteSpan, sentences
 from quotebound.agent.gate.layout import Frame
 from quotebound.agent.gate.meaning.model import QuoteSentence
 from quotebound.agent.gate.meaning.reading import parse
+from quotebound.agent.gate.source_readings import source_reading
 
 # The longest sentence read, in characters: a claim sentence past it is not checked but refused
 # (`rules/meaning.py`), a quote sentence past it is read in pieces cut at its commas and semicolons. Every check
@@ -108,12 +109,23 @@ def _place(locator: str) -> tuple[int, int]:
     return (int(m.group(1)), int(m.group(2))) if m else (1, 0)
 
 
+# A sentence of the text at a quote's locator is source text: read once per source version, for every draft.
+_parse_source: Final = source_reading(parse.__wrapped__)
+
+
+def _in_context(quote: str, context: str) -> bool:
+    """The quote stands in its context, so `placed_sentences` gives the context's own sentences (else the quote's)."""
+    needle = " ".join(quote.split())
+    return bool(needle) and needle in _joined(context or quote)[0].replace("\n", " ")
+
+
 @lru_cache(maxsize=2048)
 def _read_span(span: QuoteSpan, frames: tuple[Frame, ...]) -> tuple[QuoteSentence, ...]:
     page, first = _place(span.locator)
     out: list[QuoteSentence] = []
+    read = _parse_source if _in_context(span.quote, span.context) else parse
     for text, offset, last in placed_sentences(span.quote, span.context):
-        sentence = parse(text)
+        sentence = read(text)
         frame = frames[offset] if offset < len(frames) else None
         if frame is None:
             out.append(QuoteSentence(sentence, span.source_id, first + offset, page, passage=first, last=first + last))

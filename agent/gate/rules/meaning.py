@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate import meaning
@@ -31,6 +30,7 @@ from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.layout import Frame, frames
 from quotebound.agent.gate.meaning import QuoteSentence
 from quotebound.agent.gate.memo import per_draft
+from quotebound.agent.gate.source_readings import source_reading
 
 # The fields whose claims state facts from their quotes.
 CHECKED_FIELDS: Final = frozenset(
@@ -82,7 +82,7 @@ def _pages(inputs: GateInputs) -> dict[tuple[str, int], tuple[Frame, ...]]:
     return out
 
 
-@lru_cache(maxsize=64)  # a repair re-validates the same sources
+@source_reading  # a page's frames depend only on its lines: read once per source version
 def _framed(lines: tuple[str, ...]) -> tuple[Frame, ...]:
     return tuple(frames(lines))
 
