@@ -221,3 +221,82 @@ def test_a_review_is_a_document_where_it_reports(
     lines = (SourceLine("a.txt", 1, 1, "In Endeavour Drinks, key metrics ended F19 at record highs."),)
     messages = judge(draft, question="How many Dan Murphy's stores?", cited_lines=lines)
     assert bool(messages) is blocked and all("'review'" in m for m in messages)
+
+
+DEPRECIATION = "Depreciation expense was $510 million, $487 million, and $442 million in fiscal 2019, 2018, and 2017."
+PPE_LINES = (
+    SourceLine("a.txt", 1, 1, "Property, plant and equipment consisted of the following."),
+    SourceLine("a.txt", 1, 2, DEPRECIATION),
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # coordinated modifiers of one document noun, the whole phrase opened by its determiner
+        ("The property, plant, and equipment note lists depreciation expense of $442 million in fiscal 2017.", ""),
+        ("The property, plant or equipment note lists depreciation expense of $442 million in fiscal 2017.", ""),
+        # coordinated modifiers the model never read are held like any other describing words
+        (
+            "The machinery, tooling and equipment note lists depreciation expense of $442 million in fiscal 2017.",
+            "tooling",
+        ),
+        # no determiner opens the phrase: the "and" opens a clause, and what stands before it is a claim
+        ("Depreciation expense was $442 million in fiscal 2017, as plant and equipment notes list.", "plant"),
+    ],
+)
+def test_coordinated_words_may_describe_one_document(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(DEPRECIATION, DEPRECIATION), level1=sentence)
+    messages = judge(draft, question="How much depreciation in fiscal 2017?", cited_lines=PPE_LINES)
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+LIGHT = "An Owner reported that a light near Building 5 has been out since February."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # an adverb between a document and its reporting verb: the verb still says what the document does
+        ("The minutes only record that a light near Building 5 has been out since February.", ""),
+        ("The minutes merely record that a light near Building 5 has been out since February.", ""),
+        # the adverb itself is a word like any other: it must be the quotes' own or plain
+        ("The minutes falsely record that a light near Building 5 has been out since February.", "falsely"),
+        # the verb of no document is a claim about the world
+        ("Owners only record that a light near Building 5 has been out since February.", "record"),
+    ],
+)
+def test_a_document_may_report_past_an_adverb(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(LIGHT, LIGHT), level2=sentence)
+    # the words a hostile draft would carry in are written elsewhere in the document, so none is the writer's own
+    elsewhere = (SourceLine("a.txt", 1, 9, "Owners must record any damage; one notice was falsely dated."),)
+    messages = judge(draft, question="Was the light near Building 5 repaired?", cited_lines=elsewhere)
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+SEGMENT = "Operating income increased $272 million primarily due to sales of our identity protection products."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # a report's discussion of a segment is a part of the document, reporting through its verb
+        (
+            "The segment discussion attributes the $272 million increase primarily to sales of identity protection "
+            "products.",
+            "",
+        ),
+        # said of the world, a discussion is a claim: here an event nobody quoted
+        ("Operating income increased $272 million after a discussion of identity protection products.", "discussion"),
+    ],
+)
+def test_a_discussion_is_a_document_where_it_reports(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(SEGMENT, SEGMENT), level2=sentence)
+    messages = judge(draft, question="Why did operating income in the Consumer segment go up?", cited_lines=())
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
