@@ -187,7 +187,28 @@ def question_subject(claim: str, found: Sequence[Word], i: int, inputs: GateInpu
         run.insert(0, run[0] - 1)
     while run[-1] + 1 < len(found) and found[run[-1] + 1].text[0].isupper() and _joined(claim, found, run[-1]):
         run.append(run[-1] + 1)
-    return replaces_reference(claim, found, run, quotes)
+    quotes = tuple(quotes)
+    return replaces_reference(claim, found, run, quotes) or _completes_quoted_name(found, run, i, inputs, quotes)
+
+
+def _completes_quoted_name(
+    found: Sequence[Word], run: Sequence[int], i: int, inputs: GateInputs, quotes: Sequence[str]
+) -> bool:
+    """The claim's name `found[run]` is a name the quotes write for the question's subject, with `found[i]` (a word
+    of the question's name for it) added: "Justice Charles J. Dunn" for a quoted "Charles J. Dunn" where the question
+    asks about "Justice Dunn". Another word of the run must be both the question's and the quotes' (the same
+    subject), and every word of the run one of the two: a name of neither is another subject."""
+    subject = question_names(inputs.question).subject
+    written = [j for j in run if j != i and any(_writes_name(q, found[j].text) for q in quotes)]
+    if not any(_bare(found[j].text) in subject for j in written):
+        return False
+    return all(j in written or _bare(found[j].text) in subject for j in run)
+
+
+def _writes_name(quote: str, word: str) -> bool:
+    """`quote` writes `word`, capitalized as the claim writes it (a quote may open with the name)."""
+    bare = word.removesuffix("'s").removesuffix("’s")
+    return bare[:1].isupper() and re.search(rf"(?<![\w'’-]){re.escape(bare)}(?![\w'’-])", quote) is not None
 
 
 def _bare(word: str) -> str:
