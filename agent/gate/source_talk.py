@@ -1,7 +1,8 @@
 """Words a claim uses to talk about its evidence, or that its quotes bear out by their form rather than their words.
 
-- Talking about the sources is no claim about the world: a document noun ("another copy of the article says", "a
-  data record gives", "an infobox lists", "the two biographies agree") where the claim reports what a document
+- Talking about the sources is no claim about the world: a document noun, or a word of a cited source's id ("another
+  copy of the article says", "a data record gives", "an infobox lists", "the two biographies agree", "the adopted
+  budget states") where the claim reports what a document
   says (a reporting verb in the sentence, or "according to" / "in" / "from" before it), with what describes that
   document before it: a count or an ordinal no larger than the number of documents the draft read ("a second
   version"), a word comparing documents ("a near-identical document"), the organization that wrote it ("the
@@ -27,6 +28,7 @@ from typing import Final
 from quotebound.agent.gate.allowance import plain_vocabulary
 from quotebound.agent.gate.claims import Claim, QuoteSpan
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.naming import source_words
 from quotebound.agent.gate.quoted import Evidence, Word, meaning_word, strict
 from quotebound.agent.gate.tokens import Token, extract_tokens
 from quotebound.agent.gate.vocabulary import (
@@ -96,10 +98,12 @@ def about_sources(claim: Claim, inputs: GateInputs, question: Vocabulary) -> set
     low = [fold(m.group()) for m in tokens]
     reporting = [k for k, w in enumerate(low) if in_category(w, REPORTING_VERBS)]
     count = _known_sources(claim, inputs)
+    # a cited document's own name is a document noun too ("the adopted budget states" for budget-2025.md)
+    ids = source_words(inputs, {q.source_id for q in claim.quotes})[0]
     free: set[int] = set()
     for k, w in enumerate(low):
         author = in_category(w, ORGANIZATION_WORDS) and k + 1 in reporting
-        if not (in_category(w, DOCUMENT_NOUNS) or author):
+        if not (in_category(w, DOCUMENT_NOUNS) or author or ids.covers(w)):
             continue
         modifiers, start = _described(text, tokens, low, k)
         if len(modifiers) > _MAX_MODIFIERS or not _reports(text, tokens, low, k, start, reporting):

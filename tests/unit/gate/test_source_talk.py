@@ -300,3 +300,26 @@ def test_a_discussion_is_a_document_where_it_reports(
     draft = make_draft(_fact(SEGMENT, SEGMENT), level2=sentence)
     messages = judge(draft, question="Why did operating income in the Consumer segment go up?", cited_lines=())
     assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+BUDGET = "Monthly regular assessment per Unit: $325.00."
+ADOPTED = SourceLine("budget-2025.md", 1, 4, "This budget was adopted by the Board of Directors on November 18, 2024.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # a cited document named by its id reports like any document noun, and may be described as it describes itself
+        ("The adopted budget states the monthly regular assessment is $325.00 per Unit.", ""),
+        # a document the draft does not cite is no source of the claim: what describes it is a claim
+        ("The adopted plan states the monthly regular assessment is $325.00 per Unit.", "adopted"),
+        # said of the world, the word from another line of the document is carried in
+        ("The monthly regular assessment, adopted by the owners, is $325.00 per Unit.", "adopted"),
+    ],
+)
+def test_a_cited_document_named_by_its_id_may_report(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(BUDGET, BUDGET, "budget-2025.md"), level2=sentence)
+    messages = judge(draft, question="What is the monthly regular assessment?", cited_lines=(ADOPTED,))
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
