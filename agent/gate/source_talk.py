@@ -46,6 +46,7 @@ from quotebound.agent.gate.vocabulary import (
     Vocabulary,
     fold,
     in_category,
+    is_content,
 )
 
 # Words that compare documents with one another ("a near-identical copy", "the original version", "a later
@@ -103,7 +104,7 @@ def about_sources(claim: Claim, inputs: GateInputs, question: Vocabulary) -> set
     free: set[int] = set()
     for k, w in enumerate(low):
         author = in_category(w, ORGANIZATION_WORDS) and k + 1 in reporting
-        if not (in_category(w, DOCUMENT_NOUNS) or author or ids.covers(w)):
+        if not (in_category(w, DOCUMENT_NOUNS) or author or (is_content(w) and ids.covers(w))):
             continue
         modifiers, start = _described(text, tokens, low, k)
         if len(modifiers) > _MAX_MODIFIERS or not _reports(text, tokens, low, k, start, reporting):

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, Fact, Support
+from quotebound.agent.gate.claims import Claim, QuoteSpan
 from quotebound.agent.gate.inputs import GateInputs, SourceLine
 from quotebound.agent.gate.rules import claim_support
-from quotebound.agent.gate.source_talk import _word_before
-from quotebound.agent.gate.vocabulary import WORD, fold
+from quotebound.agent.gate.source_talk import _word_before, about_sources
+from quotebound.agent.gate.vocabulary import WORD, Vocabulary, fold
 
 BIO_A = "Roland Almon Ritchie (June 19, 1910 – June 5, 1988) was a Canadian lawyer and puisne justice."
 BIO_B = "Roland Almon Ritchie (January 1, 1900 – June 5, 1988) was a Canadian lawyer and puisne justice."
@@ -323,3 +324,20 @@ def test_a_cited_document_named_by_its_id_may_report(
     draft = make_draft(_fact(BUDGET, BUDGET, "budget-2025.md"), level2=sentence)
     messages = judge(draft, question="What is the monthly regular assessment?", cited_lines=(ADOPTED,))
     assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+def test_only_a_content_word_of_a_sources_id_names_it(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    rule = "Guests may park in marked spaces."
+    draft = make_draft(_fact(rule, rule, "rules-and-regulations.md"))
+    quote = QuoteSpan("rules-and-regulations.md", "p.1 L1-L1", rule, rule)
+    inputs = make_inputs(draft, question="Where may guests park?", cited_lines=())
+
+    def free(text: str) -> set[str]:
+        claim = Claim("level1 sentence 1", text, None, (quote,), "level1")
+        return {m.group() for m in WORD.finditer(text) if m.start() in about_sources(claim, inputs, Vocabulary())}
+
+    # "regulations" names the cited source and reports; "and" of its id is no document noun
+    assert free("The regulations say guests may park in marked spaces.") == {"regulations", "say"}
+    assert free("Guests park and say so.") == set()
