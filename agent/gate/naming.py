@@ -296,19 +296,25 @@ def written_in(inputs: GateInputs, phrase: str, sources: frozenset[str]) -> bool
 
 
 def named_elsewhere(
-    claim: str, inputs: GateInputs, found: Sequence[Word], missing: list[int], sources: frozenset[str]
+    claim: str,
+    inputs: GateInputs,
+    found: Sequence[Word],
+    missing: list[int],
+    sources: frozenset[str],
+    unwritten: frozenset[int] = frozenset(),
 ) -> list[int]:
     """`missing` less the parts of a multi-word name whose other part the quotes give and which the cited source
     writes together with that part ("Blackshear M. Bryan" for a quote that says "Bryan", in a source that names
-    "Blackshear M. Bryan")."""
+    "Blackshear M. Bryan"). A word that is only free (`unwritten`: a word about evidence such as "column", which no
+    quote writes) gives no part of a name: "California Column" from another paragraph is carried in."""
     unsaid = set(missing)
     runs = [r for r in name_runs(claim, found) if unsaid.intersection(r) and not unsaid.issuperset(r)]
     named: set[int] = set()
     for run in runs:
         for a in range(len(run)):
-            quoted = run[a] not in unsaid  # some word of the window from `a` to `b` is the quotes' own
+            quoted = run[a] not in unsaid and run[a] not in unwritten  # a word of the window is the quotes' own
             for b in range(a + 1, len(run)):
-                quoted = quoted or run[b] not in unsaid
+                quoted = quoted or (run[b] not in unsaid and run[b] not in unwritten)
                 first, last = found[run[a]], found[run[b]]
                 phrase = fold(" ".join(claim[first.start : last.start + len(last.text)].split()))
                 if not written_in(inputs, phrase, sources):

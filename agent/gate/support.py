@@ -284,7 +284,11 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
     direction: list[bool] = []
     missing = [i for i in range(len(found)) if not _supported(i, r, direction)]
     if missing:
-        missing = named_elsewhere(claim.text, inputs, found, missing, r.sources)
+        # a word free only as a word about evidence ("column") is no quoted part of a name
+        unwritten = frozenset(
+            i for i, w in enumerate(found) if not evidence.vocab.covers(w.text) and evidence.says(w.text)
+        )
+        missing = named_elsewhere(claim.text, inputs, found, missing, r.sources, unwritten)
         kind = kind_noun(claim, found, missing, inputs) if missing else None
         if kind is None and missing:
             kind = antecedent_kind(claim, found, missing, inputs)

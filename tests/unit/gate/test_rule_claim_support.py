@@ -255,6 +255,24 @@ def test_a_multi_word_name_may_complete_a_quoted_part_as_its_source_writes_it(
     assert judge(invented, "When was General Bryan born?", cited_lines=lines("bio.txt", source)) != []
 
 
+def test_a_word_free_only_as_talk_about_evidence_is_no_quoted_part_of_a_name(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    source = [
+        "Fort Buchanan was a United States Army post three miles southwest of Sonoita.",
+        "The fort was abandoned in 1861.",
+        "The post was occasionally manned by the California Column.",
+    ]
+    honest = make_draft(fact(source[0], "Fort Buchanan was an Army post three miles southwest of Sonoita.", "fb.txt"))
+    assert judge(honest, "Where is Fort Buchanan?", cited_lines=lines("fb.txt", source)) == []
+    # "Column" is free as a word about evidence, but no quote writes it: the name is carried in from line 3
+    carried = make_draft(
+        fact(source[0], "Fort Buchanan was a California Column post three miles southwest of Sonoita.", "fb.txt")
+    )
+    found = judge(carried, "Where is Fort Buchanan?", cited_lines=lines("fb.txt", source))
+    assert any("'california'" in m for m in found)
+
+
 class Scores:
     """A paraphrase scorer that knows a few pairs."""
 
