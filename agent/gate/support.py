@@ -84,6 +84,7 @@ from quotebound.agent.gate.quoted import (
     Evidence,
     Word,
     evidence_of,
+    initials,
     meaning_word,
     strict,
     text_axes,
@@ -212,7 +213,12 @@ def _named(i: int, r: _Reading) -> bool:
         return True
     if folded in question_names(r.inputs.question).every and written_in(r.inputs, folded, r.sources):
         return True  # the question's name for a subject the cited documents write
-    return bool(_ACRONYM.fullmatch(w.text)) and folded.removesuffix("s").replace("&", "") in r.evidence.initials
+    if not _ACRONYM.fullmatch(w.text):
+        return False
+    if len(w.text) == 2:  # "US" for "United States", "FY" for a cited budget's "Fiscal Year" (no plural "s" here)
+        titles = (s.title for s in r.inputs.sources if s.source_id in r.sources)
+        return folded in r.evidence.initials or any(folded in initials(t) for t in titles)
+    return folded.removesuffix("s").replace("&", "") in r.evidence.initials
 
 
 def _borne_out(i: int, r: _Reading, direction: list[bool]) -> bool:
