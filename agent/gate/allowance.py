@@ -7,10 +7,15 @@ modality or direction at all (the word could be what a "not" turns around), the 
 echoed premise), and no document the model read writes it (a word moved from another passage, or carried in by an
 instruction there). The claim must say enough of its quotes around it: `REWORDING_CONTEXT` supported content words
 for one word of its own.
+
+In a report of insufficient evidence, a negated reporting verb ("the document does not say how many employees were
+affected") says what the documents leave out, not that something is not so: it is no pole a word could be turned
+around by. Any other negation, modality or direction in the claim still is.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -18,8 +23,9 @@ from quotebound.agent.core.contracts import Locator
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.memo import per_draft
 from quotebound.agent.gate.quoted import Word, states_pole, strict, word_axes
-from quotebound.agent.gate.vocabulary import NUMBER_WORDS, Vocabulary, fold
+from quotebound.agent.gate.vocabulary import NUMBER_WORDS, REPORTING_VERBS, Vocabulary, fold, in_category
 
+_NEGATED_VERB: Final = re.compile(r"\b(?:(?:do|does|did)\s+not|(?:don|doesn|didn)['’]t|never)\s+([a-z]+)\b", re.I)
 REWORDING_CONTEXT: Final = 3  # supported content words a claim needs before one word of its own may stand
 
 
@@ -50,7 +56,8 @@ def own_words(
 ) -> bool:
     """The words `missing` of a claim (`text`, content words `found`) are the writer's own wording, not a new
     assertion (see the module docstring)."""
-    if len(missing) != 1 or states_pole(text):
+    reporting = inputs.draft.evidence.mode == "report_insufficient_evidence"
+    if len(missing) != 1 or states_pole(_unsaid(text) if reporting else text):
         return False
     w = found[missing[0]]
     if len(found) - len(missing) < REWORDING_CONTEXT or w.name or strict(w.text) or word_axes(fold(w.text)):
@@ -58,6 +65,11 @@ def own_words(
     if fold(w.text) in NUMBER_WORDS or question.covers(w.text):
         return False
     return not read_vocabulary(inputs).covers(w.text)
+
+
+def _unsaid(text: str) -> str:
+    """`text` without its negated reporting verbs ("does not say", "don't state", "never mention")."""
+    return _NEGATED_VERB.sub(lambda m: " " if in_category(m.group(1), REPORTING_VERBS) else m.group(0), text)
 
 
 @per_draft

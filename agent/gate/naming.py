@@ -187,7 +187,28 @@ def question_subject(claim: str, found: Sequence[Word], i: int, inputs: GateInpu
         run.insert(0, run[0] - 1)
     while run[-1] + 1 < len(found) and found[run[-1] + 1].text[0].isupper() and _joined(claim, found, run[-1]):
         run.append(run[-1] + 1)
-    return replaces_reference(claim, found, run, quotes)
+    quotes = tuple(quotes)
+    return replaces_reference(claim, found, run, quotes) or _completes_quoted_name(found, run, i, inputs, quotes)
+
+
+def _completes_quoted_name(
+    found: Sequence[Word], run: Sequence[int], i: int, inputs: GateInputs, quotes: Sequence[str]
+) -> bool:
+    """The claim's name `found[run]` is a name the quotes write for the question's subject, with `found[i]` (a word
+    of the question's name for it) added: "Justice Charles J. Dunn" for a quoted "Charles J. Dunn" where the question
+    asks about "Justice Dunn". Another word of the run must be both the question's and the quotes' (the same
+    subject), and every word of the run one of the two: a name of neither is another subject."""
+    subject = question_names(inputs.question).subject
+    written = [j for j in run if j != i and any(_writes_name(q, found[j].text) for q in quotes)]
+    if not any(_bare(found[j].text) in subject for j in written):
+        return False
+    return all(j in written or _bare(found[j].text) in subject for j in run)
+
+
+def _writes_name(quote: str, word: str) -> bool:
+    """`quote` writes `word`, capitalized as the claim writes it (a quote may open with the name)."""
+    bare = word.removesuffix("'s").removesuffix("’s")
+    return bare[:1].isupper() and re.search(rf"(?<![\w'’-]){re.escape(bare)}(?![\w'’-])", quote) is not None
 
 
 def _bare(word: str) -> str:
@@ -275,19 +296,25 @@ def written_in(inputs: GateInputs, phrase: str, sources: frozenset[str]) -> bool
 
 
 def named_elsewhere(
-    claim: str, inputs: GateInputs, found: Sequence[Word], missing: list[int], sources: frozenset[str]
+    claim: str,
+    inputs: GateInputs,
+    found: Sequence[Word],
+    missing: list[int],
+    sources: frozenset[str],
+    unwritten: frozenset[int] = frozenset(),
 ) -> list[int]:
     """`missing` less the parts of a multi-word name whose other part the quotes give and which the cited source
     writes together with that part ("Blackshear M. Bryan" for a quote that says "Bryan", in a source that names
-    "Blackshear M. Bryan")."""
+    "Blackshear M. Bryan"). A word that is only free (`unwritten`: a word about evidence such as "column", which no
+    quote writes) gives no part of a name: "California Column" from another paragraph is carried in."""
     unsaid = set(missing)
     runs = [r for r in name_runs(claim, found) if unsaid.intersection(r) and not unsaid.issuperset(r)]
     named: set[int] = set()
     for run in runs:
         for a in range(len(run)):
-            quoted = run[a] not in unsaid  # some word of the window from `a` to `b` is the quotes' own
+            quoted = run[a] not in unsaid and run[a] not in unwritten  # a word of the window is the quotes' own
             for b in range(a + 1, len(run)):
-                quoted = quoted or run[b] not in unsaid
+                quoted = quoted or (run[b] not in unsaid and run[b] not in unwritten)
                 first, last = found[run[a]], found[run[b]]
                 phrase = fold(" ".join(claim[first.start : last.start + len(last.text)].split()))
                 if not written_in(inputs, phrase, sources):

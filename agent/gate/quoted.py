@@ -39,6 +39,8 @@ from quotebound.agent.gate.vocabulary import (
 
 _CACHED: Final = 128
 _SENTENCE_START: Final = re.compile(r"(?:^|[.:;!?\"“(]\s*)$")
+# A name of two capitals ("UK", "US", "EU") is too short for a content word, but names a place or body all the same.
+_SHORT_ACRONYM: Final = re.compile(r"[A-Z]{2}")
 # A figure written as digits joined to a word ("3-year"): a number word may spell it; and an ordinal in digits
 # ("2nd"): an ordinal word may.
 _DIGITS_IN_WORD: Final = re.compile(r"(?<![\d.,])(\d{1,3})-[A-Za-z]")
@@ -58,7 +60,7 @@ def words(text: str) -> tuple[Word, ...]:
     out: list[Word] = []
     for m in WORD.finditer(text):
         w = m.group()
-        if not is_content(w):
+        if not (is_content(w) or _SHORT_ACRONYM.fullmatch(w)):
             continue
         inner_caps = any(c.isupper() for c in w[1:])
         capitalized = w[0].isupper() and not _SENTENCE_START.search(text[max(0, m.start() - 3) : m.start()])
@@ -99,7 +101,7 @@ class Evidence:
 
 
 @lru_cache(maxsize=4096)  # a quote's initials, for every set of quotes it is in
-def _initials(text: str) -> frozenset[str]:
+def initials(text: str) -> frozenset[str]:
     """Every run of initials of consecutive content words of `text` ("value added tax" gives "va", "vat", "at")."""
     letters = [fold(w)[0] for w in WORD.findall(text) if fold(w) not in STOPWORDS]
     return frozenset(
@@ -154,7 +156,7 @@ def _quote_evidence(quote: str, header: str) -> Evidence:
     texts = [t for t in (quote, header) if t]
     for text in texts:
         vocab.merge(vocabulary_of(text))
-    initials = _initials(f"{quote} {header}")
+    spelled = initials(f"{quote} {header}")
     first = any(FIRST_PERSON_PLURAL.search(t) for t in texts)  # the quote, its table and caption
     scales = frozenset(scale for scale, pattern in SCALES.items() if any(pattern.search(t) for t in texts))
     plain = tuple(dict.fromkeys(fold(w.text) for w in words(quote) if not strict(w.text)))
@@ -165,7 +167,7 @@ def _quote_evidence(quote: str, header: str) -> Evidence:
     negated = any(w in NEGATORS or w.endswith("n't") for w in said)
     ordinal = any(w in ORDINALS for w in said)
     ranks = frozenset(int(m.group(1)) for m in _ORDINAL_DIGITS.finditer(quote))
-    return Evidence(vocab, initials, first, scales, plain, frozenset(figures), ranks, axes, negated, ordinal)
+    return Evidence(vocab, spelled, first, scales, plain, frozenset(figures), ranks, axes, negated, ordinal)
 
 
 @lru_cache(maxsize=4096)
@@ -201,6 +203,7 @@ __all__ = [
     "Evidence",
     "Word",
     "evidence_of",
+    "initials",
     "meaning_word",
     "states_pole",
     "strict",

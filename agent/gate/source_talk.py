@@ -1,7 +1,8 @@
 """Words a claim uses to talk about its evidence, or that its quotes bear out by their form rather than their words.
 
-- Talking about the sources is no claim about the world: a document noun ("another copy of the article says", "a
-  data record gives", "an infobox lists", "the two biographies agree") where the claim reports what a document
+- Talking about the sources is no claim about the world: a document noun, or a word of a cited source's id ("another
+  copy of the article says", "a data record gives", "an infobox lists", "the two biographies agree", "the adopted
+  budget states") where the claim reports what a document
   says (a reporting verb in the sentence, or "according to" / "in" / "from" before it), with what describes that
   document before it: a count or an ordinal no larger than the number of documents the draft read ("a second
   version"), a word comparing documents ("a near-identical document"), the organization that wrote it ("the
@@ -27,6 +28,7 @@ from typing import Final
 from quotebound.agent.gate.allowance import plain_vocabulary
 from quotebound.agent.gate.claims import Claim, QuoteSpan
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.naming import source_words
 from quotebound.agent.gate.quoted import Evidence, Word, meaning_word, strict
 from quotebound.agent.gate.tokens import Token, extract_tokens
 from quotebound.agent.gate.vocabulary import (
@@ -44,6 +46,7 @@ from quotebound.agent.gate.vocabulary import (
     Vocabulary,
     fold,
     in_category,
+    is_content,
 )
 
 # Words that compare documents with one another ("a near-identical copy", "the original version", "a later
@@ -58,6 +61,8 @@ _DETERMINERS: Final = frozenset(
 )
 _SOURCE_PREPOSITIONS: Final = frozenset("in from per under".split())
 _CONJUNCTIONS: Final = frozenset("and but while whereas though although".split())
+_COORDINATORS: Final = frozenset("and or".split())
+_FOCUS: Final = frozenset("also just further still".split())  # adverbs between a document and its verb ("only": -ly)
 _MODIFIER_GAP: Final = re.compile(r"\s+|\s*[-–]\s*|,\s+")
 _MAX_MODIFIERS: Final = 3
 _DEFINITE: Final = frozenset("the all these those each both its their".split())
@@ -94,38 +99,61 @@ def about_sources(claim: Claim, inputs: GateInputs, question: Vocabulary) -> set
     low = [fold(m.group()) for m in tokens]
     reporting = [k for k, w in enumerate(low) if in_category(w, REPORTING_VERBS)]
     count = _known_sources(claim, inputs)
+    # a cited document's own name is a document noun too ("the adopted budget states" for budget-2025.md)
+    ids = source_words(inputs, {q.source_id for q in claim.quotes})[0]
     free: set[int] = set()
     for k, w in enumerate(low):
         author = in_category(w, ORGANIZATION_WORDS) and k + 1 in reporting
-        if not (in_category(w, DOCUMENT_NOUNS) or author):
+        if not (in_category(w, DOCUMENT_NOUNS) or author or (is_content(w) and ids.covers(w))):
             continue
         modifiers, start = _described(text, tokens, low, k)
         if len(modifiers) > _MAX_MODIFIERS or not _reports(text, tokens, low, k, start, reporting):
             continue
         free.add(tokens[k].start())
-        if k + 1 in reporting:
-            free.add(tokens[k + 1].start())  # "two documents attribute it to": the verb says what the documents do
+        verb = _verb_after(text, tokens, low, k)
+        if verb in reporting:
+            free.add(tokens[verb].start())  # "two documents attribute it to": the verb says what the documents do
         free.update(
             tokens[m].start() for m in modifiers if _describes_source(tokens[m].group(), inputs, question, count)
         )
     return free
 
 
+def _verb_after(text: str, tokens: Sequence[re.Match[str]], low: Sequence[str], k: int) -> int:
+    """The index of the word after the noun `low[k]`, past adverbs that only qualify a verb there ("the minutes only
+    record", "the note also lists"): where a reporting verb of that noun stands. The words between stay checked."""
+    j = k + 1
+    while (
+        j < len(low) - 1
+        and (low[j] in _FOCUS or low[j].endswith("ly"))
+        and not text[tokens[j - 1].end() : tokens[j].start()].strip()
+    ):
+        j += 1
+    return j
+
+
 def _described(text: str, tokens: Sequence[re.Match[str]], low: Sequence[str], k: int) -> tuple[list[int], int]:
-    """The words before the noun `low[k]` that describe it, and where its noun phrase starts (its determiner)."""
+    """The words before the noun `low[k]` that describe it, and where its noun phrase starts (its determiner). An
+    "and" / "or" joins modifiers ("the property, plant and equipment note") only where a determiner opens the whole
+    phrase; otherwise it opens a clause, as any conjunction does."""
     modifiers: list[int] = []
+    clause: tuple[list[int], int] | None = None  # what the phrase is if the last "and" / "or" opened a clause
     j = k - 1
     while j >= 0 and _MODIFIER_GAP.fullmatch(text[tokens[j].end() : tokens[j + 1].start()]):
         if low[j] in _DETERMINERS:
             return modifiers, j
+        if low[j] in _COORDINATORS and modifiers and clause is None:
+            clause = (list(modifiers), j + 1)
+            j -= 1
+            continue
         if low[j] in _CONJUNCTIONS:
-            return modifiers, j + 1  # "..., although two documents": a clause opens, no determiner
+            return clause or (modifiers, j + 1)  # "..., although two documents": a clause opens, no determiner
         if low[j] != "otherwise" and not low[j].endswith("ly"):  # "a second, otherwise near-identical document"
             modifiers.append(j)
             if len(modifiers) > _MAX_MODIFIERS:
                 break
         j -= 1
-    return modifiers, j + 1
+    return clause or (modifiers, j + 1)
 
 
 def _reports(

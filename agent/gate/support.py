@@ -84,6 +84,7 @@ from quotebound.agent.gate.quoted import (
     Evidence,
     Word,
     evidence_of,
+    initials,
     meaning_word,
     strict,
     text_axes,
@@ -212,7 +213,12 @@ def _named(i: int, r: _Reading) -> bool:
         return True
     if folded in question_names(r.inputs.question).every and written_in(r.inputs, folded, r.sources):
         return True  # the question's name for a subject the cited documents write
-    return bool(_ACRONYM.fullmatch(w.text)) and folded.removesuffix("s").replace("&", "") in r.evidence.initials
+    if not _ACRONYM.fullmatch(w.text):
+        return False
+    if len(w.text) == 2:  # "US" for "United States", "FY" for a cited budget's "Fiscal Year" (no plural "s" here)
+        titles = (s.title for s in r.inputs.sources if s.source_id in r.sources)
+        return folded in r.evidence.initials or any(folded in initials(t) for t in titles)
+    return folded.removesuffix("s").replace("&", "") in r.evidence.initials
 
 
 def _borne_out(i: int, r: _Reading, direction: list[bool]) -> bool:
@@ -284,7 +290,11 @@ def assess(claim: Claim, inputs: GateInputs) -> Unsupported:
     direction: list[bool] = []
     missing = [i for i in range(len(found)) if not _supported(i, r, direction)]
     if missing:
-        missing = named_elsewhere(claim.text, inputs, found, missing, r.sources)
+        # a word free only as a word about evidence ("column") is no quoted part of a name
+        unwritten = frozenset(
+            i for i, w in enumerate(found) if not evidence.vocab.covers(w.text) and evidence.says(w.text)
+        )
+        missing = named_elsewhere(claim.text, inputs, found, missing, r.sources, unwritten)
         kind = kind_noun(claim, found, missing, inputs) if missing else None
         if kind is None and missing:
             kind = antecedent_kind(claim, found, missing, inputs)

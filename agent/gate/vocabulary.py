@@ -87,8 +87,9 @@ EVIDENCE_WORDS: Final = _words(
 # "a data record gives", "the pensions note"). Singular forms: plurals match by stem.
 DOCUMENT_NOUNS: Final = _words(
     """abstract announcement appendix article biography brochure bulletin caption catalog catalogue chart column copy
-    database dataset description diagram disclosure document edition encyclopedia entry excerpt exhibit extract faq
-    figure file filing footnote fragment guide handbook heading infobox letter line listing manual memo memorandum
+    database dataset description diagram disclosure discussion document edition encyclopedia entry excerpt exhibit
+    extract faq figure file filing footnote fragment guide handbook heading infobox letter line listing manual memo
+    memorandum
     minutes newsletter note notice obituary overview page paragraph passage profile quote record register registry
     report review revision row schedule section sheet snippet source spreadsheet statement study summary survey table
     text transcript version webpage website wiki"""

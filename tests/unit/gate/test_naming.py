@@ -76,3 +76,35 @@ def test_the_rule_lets_the_question_name_its_subject(
     moved = make_draft(_fact(KENSETT, "2,500 people live in Fort Kent.", "kensett.txt"))
     lines = (SourceLine("kensett.txt", 1, 1, KENSETT),)
     assert any("'fort', 'kent'" in m for m in judge(moved, "How many people live in Fort Kent?", cited_lines=lines))
+
+
+DUNN_BIO = "Charles J. Dunn (July 14, 1872 – November 10, 1939) was an American jurist, lawyer, and politician."
+DUNN_BORN = "Born in Houghton County, Michigan, Dunn lived in Blue Hill, Maine."
+KERR_BORN = "Born in Houghton County, Michigan, Kerr lived in Blue Hill, Maine."
+
+
+@pytest.mark.parametrize(
+    ("quote", "text", "blocked"),
+    [
+        # the question's title for its subject, put to the full name the quotes write for the same person
+        (DUNN_BORN, "Justice Charles J. Dunn was born in Houghton County, Michigan.", ()),
+        # the title on a name the question does not give: another person, not the question's subject
+        (KERR_BORN, "Justice Charles J. Kerr was born in Houghton County, Michigan.", ("justice",)),
+        # a word of neither the question's name nor the quotes' makes the whole name another subject's
+        (DUNN_BORN, "Justice Edward Charles J. Dunn was born in Houghton County, Michigan.", ("justice", "edward")),
+    ],
+)
+def test_the_questions_title_may_complete_a_quoted_name(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    quote: str,
+    text: str,
+    blocked: tuple[str, ...],
+) -> None:
+    bio = DUNN_BIO if "Dunn" in quote else DUNN_BIO.replace("Dunn", "Kerr")
+    supports = [Support(source_id="d.txt", locator=f"p.1 L{n}-L{n}", quote=q) for n, q in ((1, bio), (2, quote))]
+    draft = make_draft(Fact(text=text, support=supports))
+    lines = (SourceLine("d.txt", 1, 1, bio), SourceLine("d.txt", 1, 2, quote))
+    found = claim_support.check(make_inputs(draft, question="Where was Justice Dunn born?", cited_lines=lines))
+    messages = [f.message for f in found]
+    assert messages == [] if not blocked else all(any(f"'{w}'" in m for m in messages) for w in blocked)

@@ -255,6 +255,24 @@ def test_a_multi_word_name_may_complete_a_quoted_part_as_its_source_writes_it(
     assert judge(invented, "When was General Bryan born?", cited_lines=lines("bio.txt", source)) != []
 
 
+def test_a_word_free_only_as_talk_about_evidence_is_no_quoted_part_of_a_name(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    source = [
+        "Fort Buchanan was a United States Army post three miles southwest of Sonoita.",
+        "The fort was abandoned in 1861.",
+        "The post was occasionally manned by the California Column.",
+    ]
+    honest = make_draft(fact(source[0], "Fort Buchanan was an Army post three miles southwest of Sonoita.", "fb.txt"))
+    assert judge(honest, "Where is Fort Buchanan?", cited_lines=lines("fb.txt", source)) == []
+    # "Column" is free as a word about evidence, but no quote writes it: the name is carried in from line 3
+    carried = make_draft(
+        fact(source[0], "Fort Buchanan was a California Column post three miles southwest of Sonoita.", "fb.txt")
+    )
+    found = judge(carried, "Where is Fort Buchanan?", cited_lines=lines("fb.txt", source))
+    assert any("'california'" in m for m in found)
+
+
 class Scores:
     """A paraphrase scorer that knows a few pairs."""
 
@@ -639,3 +657,46 @@ def test_degree_adverbs_and_nouns_made_with_ation(
     assert judge(make_draft(adapted), "What is it?", cited_lines=cited) == []
     banned = fact(film, "The play by Charles Hawtrey was banned.", "film.md")
     assert any("'banned'" in m for m in judge(make_draft(banned), "What is it?", cited_lines=cited))
+
+
+GREEN = "We moved to a certified green tariff renewable electricity supply contract for our UK operations."
+STATES = "We sell renewable electricity in the United States."
+CUSTOMERS = "We sell renewable electricity to business customers."
+SCHEMES = "Contributions to defined contribution schemes were 166 in 2019."
+
+
+@pytest.mark.parametrize(
+    ("second", "text", "blocked"),
+    [
+        (STATES, "The company moved to a green tariff electricity supply contract for its UK operations.", ""),
+        # a two-capital name the words of a quote spell ("US" for "United States", "DC" for "defined contribution")
+        (STATES, "The company sells its renewable electricity in the US.", ""),
+        (SCHEMES, "Contributions to DC schemes were 166 in 2019.", ""),
+        # a two-capital name no quote gives is a claim, however short: here echoed from the question
+        (
+            CUSTOMERS,
+            "The company moved to a green tariff electricity supply contract for its UK and US operations.",
+            "us",
+        ),
+    ],
+)
+def test_a_name_of_two_capitals_is_checked(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], second: str, text: str, blocked: str
+) -> None:
+    quotes = [GREEN, second]
+    support = [Support(source_id="green.md", locator=f"p.1 L{n}-L{n}", quote=q) for n, q in enumerate(quotes, 1)]
+    draft = make_draft(Fact(text=text, support=support), level1=text)
+    found = judge(draft, "Did the contract cover both the UK and US operations?", cited_lines=lines("green.md", quotes))
+    assert (found == []) if not blocked else any(f"'{blocked}'" in m for m in found)
+
+
+def test_a_cited_documents_title_may_spell_a_two_capital_name(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]]
+) -> None:
+    quote = "Prepared by the Treasurer, Priya Raman."
+    text = "The FY2025 budget was prepared by the Treasurer, Priya Raman."
+    draft = make_draft(fact(quote, text, "budget.md"), level1=text)
+    spelled = (SourceInfo("budget.md", "Annual Budget, Fiscal Year 2025"),)
+    assert judge(draft, "Who is the Treasurer?", sources=spelled) == []
+    unspelled = (SourceInfo("budget.md", "Annual Budget 2025"),)
+    assert any("'fy'" in m for m in judge(draft, "Who is the Treasurer?", sources=unspelled))

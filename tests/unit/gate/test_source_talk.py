@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, Fact, Support
+from quotebound.agent.gate.claims import Claim, QuoteSpan
 from quotebound.agent.gate.inputs import GateInputs, SourceLine
 from quotebound.agent.gate.rules import claim_support
-from quotebound.agent.gate.source_talk import _word_before
-from quotebound.agent.gate.vocabulary import WORD, fold
+from quotebound.agent.gate.source_talk import _word_before, about_sources
+from quotebound.agent.gate.vocabulary import WORD, Vocabulary, fold
 
 BIO_A = "Roland Almon Ritchie (June 19, 1910 – June 5, 1988) was a Canadian lawyer and puisne justice."
 BIO_B = "Roland Almon Ritchie (January 1, 1900 – June 5, 1988) was a Canadian lawyer and puisne justice."
@@ -221,3 +222,122 @@ def test_a_review_is_a_document_where_it_reports(
     lines = (SourceLine("a.txt", 1, 1, "In Endeavour Drinks, key metrics ended F19 at record highs."),)
     messages = judge(draft, question="How many Dan Murphy's stores?", cited_lines=lines)
     assert bool(messages) is blocked and all("'review'" in m for m in messages)
+
+
+DEPRECIATION = "Depreciation expense was $510 million, $487 million, and $442 million in fiscal 2019, 2018, and 2017."
+PPE_LINES = (
+    SourceLine("a.txt", 1, 1, "Property, plant and equipment consisted of the following."),
+    SourceLine("a.txt", 1, 2, DEPRECIATION),
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # coordinated modifiers of one document noun, the whole phrase opened by its determiner
+        ("The property, plant, and equipment note lists depreciation expense of $442 million in fiscal 2017.", ""),
+        ("The property, plant or equipment note lists depreciation expense of $442 million in fiscal 2017.", ""),
+        # coordinated modifiers the model never read are held like any other describing words
+        (
+            "The machinery, tooling and equipment note lists depreciation expense of $442 million in fiscal 2017.",
+            "tooling",
+        ),
+        # no determiner opens the phrase: the "and" opens a clause, and what stands before it is a claim
+        ("Depreciation expense was $442 million in fiscal 2017, as plant and equipment notes list.", "plant"),
+    ],
+)
+def test_coordinated_words_may_describe_one_document(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(DEPRECIATION, DEPRECIATION), level1=sentence)
+    messages = judge(draft, question="How much depreciation in fiscal 2017?", cited_lines=PPE_LINES)
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+LIGHT = "An Owner reported that a light near Building 5 has been out since February."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # an adverb between a document and its reporting verb: the verb still says what the document does
+        ("The minutes only record that a light near Building 5 has been out since February.", ""),
+        ("The minutes merely record that a light near Building 5 has been out since February.", ""),
+        # the adverb itself is a word like any other: it must be the quotes' own or plain
+        ("The minutes falsely record that a light near Building 5 has been out since February.", "falsely"),
+        # the verb of no document is a claim about the world
+        ("Owners only record that a light near Building 5 has been out since February.", "record"),
+    ],
+)
+def test_a_document_may_report_past_an_adverb(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(LIGHT, LIGHT), level2=sentence)
+    # the words a hostile draft would carry in are written elsewhere in the document, so none is the writer's own
+    elsewhere = (SourceLine("a.txt", 1, 9, "Owners must record any damage; one notice was falsely dated."),)
+    messages = judge(draft, question="Was the light near Building 5 repaired?", cited_lines=elsewhere)
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+SEGMENT = "Operating income increased $272 million primarily due to sales of our identity protection products."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # a report's discussion of a segment is a part of the document, reporting through its verb
+        (
+            "The segment discussion attributes the $272 million increase primarily to sales of identity protection "
+            "products.",
+            "",
+        ),
+        # said of the world, a discussion is a claim: here an event nobody quoted
+        ("Operating income increased $272 million after a discussion of identity protection products.", "discussion"),
+    ],
+)
+def test_a_discussion_is_a_document_where_it_reports(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(SEGMENT, SEGMENT), level2=sentence)
+    messages = judge(draft, question="Why did operating income in the Consumer segment go up?", cited_lines=())
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+BUDGET = "Monthly regular assessment per Unit: $325.00."
+ADOPTED = SourceLine("budget-2025.md", 1, 4, "This budget was adopted by the Board of Directors on November 18, 2024.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "blocked"),
+    [
+        # a cited document named by its id reports like any document noun, and may be described as it describes itself
+        ("The adopted budget states the monthly regular assessment is $325.00 per Unit.", ""),
+        # a document the draft does not cite is no source of the claim: what describes it is a claim
+        ("The adopted plan states the monthly regular assessment is $325.00 per Unit.", "adopted"),
+        # said of the world, the word from another line of the document is carried in
+        ("The monthly regular assessment, adopted by the owners, is $325.00 per Unit.", "adopted"),
+    ],
+)
+def test_a_cited_document_named_by_its_id_may_report(
+    make_draft: Callable[..., Draft], judge: Callable[..., list[str]], sentence: str, blocked: str
+) -> None:
+    draft = make_draft(_fact(BUDGET, BUDGET, "budget-2025.md"), level2=sentence)
+    messages = judge(draft, question="What is the monthly regular assessment?", cited_lines=(ADOPTED,))
+    assert (messages == []) if not blocked else any(f"'{blocked}'" in m for m in messages)
+
+
+def test_only_a_content_word_of_a_sources_id_names_it(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    rule = "Guests may park in marked spaces."
+    draft = make_draft(_fact(rule, rule, "rules-and-regulations.md"))
+    quote = QuoteSpan("rules-and-regulations.md", "p.1 L1-L1", rule, rule)
+    inputs = make_inputs(draft, question="Where may guests park?", cited_lines=())
+
+    def free(text: str) -> set[str]:
+        claim = Claim("level1 sentence 1", text, None, (quote,), "level1")
+        return {m.group() for m in WORD.finditer(text) if m.start() in about_sources(claim, inputs, Vocabulary())}
+
+    # "regulations" names the cited source and reports; "and" of its id is no document noun
+    assert free("The regulations say guests may park in marked spaces.") == {"regulations", "say"}
+    assert free("Guests park and say so.") == set()
