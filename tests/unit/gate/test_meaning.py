@@ -54,6 +54,10 @@ QUORUM = (
     "attend."
 )
 ADJOURNED = "At an adjourned meeting the quorum is Owners holding at least 15% of the Percentage Interests."
+PROFORMA = (
+    "The pro-forma results are presented for informational purposes only and are not indicative of the results "
+    "that would have been achieved if the acquisition had taken place on April 1, 2017."
+)
 ASSESSMENT = "Monthly regular assessment per Unit: $325.00."
 DUE = "The monthly assessment is due on the first day of each month."
 SPECIAL = "The Board levied a special assessment of $12,000.00 for the Building 4 deck support post repairs."
@@ -117,6 +121,9 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
     ("Yes.", quotes(EXTERIOR), "Do I need approval to change the exterior of my unit?"),
     ("No.", quotes(EXTERIOR), "Can I change the exterior without approval?"),
     ("No.", quotes(WARRANTY), "Does the software come with a warranty?"),
+    # "No" denies the question's clause as a whole; a quote clause that says something else of its subject and
+    # denies the rest is no contradiction
+    ("No.", quotes(PROFORMA), "Do the pro-forma figures show what results would have been if it had been acquired?"),
     # directions, bounds and ranges
     ("Up to two household pets are allowed per Unit.", quotes(PETS), None),
     ("Two household pets at most.", quotes(PETS), None),
@@ -197,6 +204,8 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("Yes.", quotes(PET), "Can I breed pets in my unit?", "meaning"),
     ("No.", quotes(EXTERIOR), "Do I need approval to change the exterior of my unit?", "meaning"),
     ("Yes.", quotes(WARRANTY), "Does the software come with a warranty?", "meaning"),
+    ("No.", quotes(ROOFS), "Does the Association maintain the roofs?", "meaning"),
+    ("No.", quotes(PROFORMA), "Are the pro-forma results presented for informational purposes?", "meaning"),
     # directions, bounds and ranges
     ("At least two household pets are allowed per Unit.", quotes(PETS), None, "meaning"),
     ("The maximum lease term is twelve (12) months.", quotes(LEASE), None, "meaning"),
