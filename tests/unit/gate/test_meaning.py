@@ -75,6 +75,8 @@ OPENED = "The Grand Theatre, opened in 1955, is a landmark of downtown Lorain."
 TOWN = "Fort Kent is a town in Aroostook County, Maine, United States."
 POPULATION = "The population was 4,067 at the 2010 census."
 OTHER_COUNT = "Fort Kent has a population of 4,097 according to the 2010 census."
+OTHER_POPULATION = "The population was 4,127 at the 2010 census."
+FEE_2010 = "The annual fee was $4,127 in 2010."
 FEES = "Audit fees paid to Deloitte were $1.2 million in 2019 and $1.1 million in 2018."
 AUDITOR = "Deloitte has been the Company's auditor since 2005."
 ALLOWANCE = "Trade receivables are stated net of an allowance of $2.1 million (2018: $1.8 million)."
@@ -169,6 +171,13 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
         quotes(TOWN, POPULATION) + quotes(OTHER_COUNT, source="other.md"),
         None,
     ),
+    # another source's version of the census sentence, with its own figure, goes on from the town's line: the town
+    # is the subject of both versions
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN, POPULATION) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+    ),
     (
         "Deloitte, the Company's auditor since 2005, was paid audit fees of $1.2 million in 2019.",
         quotes(FEES, AUDITOR),
@@ -224,6 +233,19 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("Sensors net sales were lowest in fiscal 2018, at 918 million.", quotes(HEADER, SENSORS), None, "meaning"),
     ("The Bylaws control when they conflict with the Declaration.", quotes(CONTROLS), None, "meaning"),
     ("Each Owner maintains the roofs of the Unit.", quotes(ROOFS), None, "meaning"),
+    # the census sentence's figure joined to the town's line with no version of it going on from that line
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+        "unbound",
+    ),
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN, FEE_2010, POPULATION) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+        "unbound",
+    ),
     # units, rates and scales
     (
         "An installment not paid within 15 months after its due date incurs a late charge of $25.00.",
