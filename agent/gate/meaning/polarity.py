@@ -148,10 +148,14 @@ def polarity_problems(claim: Sentence, quotes: Sequence[QuoteSentence], lenient:
     direction ("but not yet commenced"); a clause with content words is held to those of its quote clauses, and of
     the bare clauses of their sentences ("signed and commenced" against "signed but not yet commenced"), that use
     them, when any does. `lenient` reads a bare "Yes" / "No" as the question's clause: it passes when any quote
-    clause it pairs with agrees, and its denial is of the clause as a whole (`_clause_problem`)."""
+    clause it pairs with agrees, and, when those quotes state a negation of their own, its denial is of the clause as
+    a whole (`_clause_problem`)."""
     problems: list[Problem] = []
     paired = {id(c): candidates(c, quotes, best_only=not lenient) for c in claim.clauses}
     homes = {qs for pairs in paired.values() for qs, _ in pairs}
+    # a bare "No" denies the question's clause as a whole only where a quote it pairs with states a negation for it
+    # to rest on; with none, any positive clause it pairs with contradicts it
+    whole = lenient and any(qc.negative or _class_negative(qc) for qs in homes for qc in qs.sentence.clauses)
     for c in claim.clauses:
         pairs: Sequence[tuple[QuoteSentence, Clause]] = paired[id(c)]
         marked = _marked(c)
@@ -160,7 +164,7 @@ def polarity_problems(claim: Sentence, quotes: Sequence[QuoteSentence], lenient:
             around = homes if bare else {qs for qs, _ in pairs}
             pool = [*pairs, *((qs, qc) for qs in around for qc in qs.sentence.clauses if bare or not words_of(qc))]
             pairs = [(qs, qc) for qs, qc in dict.fromkeys(pool) if marked & _marked(qc)] or pairs
-        found = [(qs, _clause_problem(c, qc, whole=lenient)) for qs, qc in pairs]
+        found = [(qs, _clause_problem(c, qc, whole=whole)) for qs, qc in pairs]
         if found and all(p is not None for _, p in found):
             qs, detail = found[0]
             problems.append(Problem("meaning", str(detail), qs.sentence.text))

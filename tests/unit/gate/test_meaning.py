@@ -214,6 +214,8 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("No.", quotes(EXTERIOR), "Do I need approval to change the exterior of my unit?", "meaning"),
     ("Yes.", quotes(WARRANTY), "Does the software come with a warranty?", "meaning"),
     ("No.", quotes(ROOFS), "Does the Association maintain the roofs?", "meaning"),
+    # with no negation in its quotes, a "No" to a paraphrased question still contradicts the positive quote clause
+    ("No.", quotes(ROOFS), "Is the Association responsible for maintaining the roofs?", "meaning"),
     ("No.", quotes(PROFORMA), "Are the pro-forma results presented for informational purposes?", "meaning"),
     # directions, bounds and ranges
     ("At least two household pets are allowed per Unit.", quotes(PETS), None, "meaning"),
