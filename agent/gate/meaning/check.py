@@ -41,8 +41,9 @@ _YES_NO_QUESTION: Final = re.compile(
 
 def _answered(question: str, particle: str) -> Sentence | None:
     """The clauses a bare "Yes" / "No" states: the question's own, affirmed, or with their modality, direction or
-    polarity reversed ("Are pets allowed?" "No." states a prohibition). A subordinate clause ("... if it brings
-    clients?") is a condition of the question and is not reversed."""
+    polarity reversed ("Are pets allowed?" "No." states a prohibition). A plain "No" denies the clause as a whole,
+    so its focus is every content word of it (`polarity.polarity_problems`, lenient). A subordinate clause ("... if
+    it brings clients?") is a condition of the question and is not reversed."""
     if not _YES_NO_QUESTION.match(question):
         return None
     asked = parse(question.strip().rstrip("?"))
@@ -57,8 +58,8 @@ def _answered(question: str, particle: str) -> Sentence | None:
             clauses.append(replace(c, modality=frozenset(NEGATED_CLASS[m] for m in c.modality)))
         elif c.directions:
             clauses.append(replace(c, directions=frozenset((a, OPPOSITE[p]) for a, p in c.directions)))
-        else:
-            clauses.append(replace(c, negative=not c.negative))
+        else:  # "No" denies the whole clause: it contradicts only a quote clause that states all of it
+            clauses.append(replace(c, negative=not c.negative, focus=c.stems | c.names))
     return replace(asked, clauses=tuple(clauses))
 
 

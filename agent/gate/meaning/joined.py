@@ -10,7 +10,7 @@ from quotebound.agent.gate.meaning.lexicon import is_weighed, stem
 from quotebound.agent.gate.meaning.links import CLOSERS, last_link, stretches
 from quotebound.agent.gate.meaning.model import Clause, Problem, QuoteSentence, Sentence, Value, words_of
 from quotebound.agent.gate.meaning.pairing import MIN_ALIGN, candidates, prose_of
-from quotebound.agent.gate.meaning.units import gives_other
+from quotebound.agent.gate.meaning.units import gives_other, kind_class
 from quotebound.agent.gate.tokens import Key
 
 
@@ -58,7 +58,8 @@ def joined_subject(
     of the figure count: an aside or later list item that holds another figure is said of that one
     (`said_of_others`), as one sentence may state two quotes' facts side by side. Not when the two
     quotes share a figure, or the later one goes straight on from the earlier (`context.continues`: "We start at
-    9:00 a.m. ...", "The dividend will be paid on ..."), or both sentences come from one quoted passage."""
+    9:00 a.m. ...", "The dividend will be paid on ..."), or both sentences come from one quoted passage, or
+    another source's version of the figure's sentence goes on from the other one (`_twin_after`)."""
     before = _item_start(c, v, claim)
     subject = {s for s, ci in c.words if ci < before and s in holder_stems and s in weights}
     theirs = said_of_others(c, v, claim, holder)
@@ -87,9 +88,26 @@ def joined_subject(
     earlier, later = (holder, other) if holder.line <= other.line else (other, holder)
     goes_on = later.line > earlier.line and continues(later, earlier)
     one_passage = other.near(holder) and other.passage == holder.passage >= 0  # quoted together, one passage
-    if shared_figure or goes_on or one_passage:
+    if shared_figure or goes_on or one_passage or _twin_after(holder, other, bodies, v):
         return None
     return other.sentence.text
+
+
+def _twin_after(holder: QuoteSentence, other: QuoteSentence, bodies: Sequence[QuoteSentence], v: Value) -> bool:
+    """A quote sentence of another source than `holder`'s says what `holder` says, word for word but for its
+    figure of `v`'s kind, on the line right after `other` in `other`'s paragraph: two sources' versions of one
+    statement ("The 2010 census counted 3,171 people in the township." and "... 12,456 people ..."), one of which
+    goes on from `other`. `other` then names the subject of both: `v` is no figure of something else put under it
+    (a source that disagrees is the conflict rules' to list)."""
+    kind = kind_class(v)
+    return any(
+        qs.source_id != holder.source_id
+        and qs.sentence.stems == holder.sentence.stems
+        and any(q.key != v.key and kind_class(q) == kind for q in qs.sentence.values)
+        and qs.same_block(other)
+        and qs.line == other.end + 1
+        for qs in bodies
+    )
 
 
 def _item_start(c: Clause, v: Value, claim: Sentence) -> int:

@@ -96,14 +96,17 @@ def _class_negative(c: Clause) -> bool:
     return bool(c.modality) and all(m in _NEGATIVE_CLASSES for m in c.modality)
 
 
-def _clause_problem(claim: Clause, quote: Clause) -> str | None:
+def _clause_problem(claim: Clause, quote: Clause, whole: bool = False) -> str | None:
     """What `claim` says otherwise than `quote`, the clause it pairs with, or None.
 
     Polarity is composed: a clause's negators, its modality's own polarity (a prohibition or an exemption is
     negative) and a direction turned the other way ("fewer than 12" against "at least 12") together. A claim may
     turn a permission into a prohibition, or an obligation into an exemption, only with a negation to match ("not
     open" is "closed"); it may cross between the two ("must be at least 12" and "fewer than 12 is not allowed")
-    only with an inner negation or a turned direction that makes the two say the same."""
+    only with an inner negation or a turned direction that makes the two say the same. With `whole` (a bare "No"
+    read as the question's clause denied) the claim's negation denies its whole focus: it counts only against a
+    quote clause that states every word of it ("Does the Association maintain the roof?" against "The Association
+    maintains the roof"), not one that shares the subject and says something else of it."""
     said = {_FAMILY[m] for m in claim.modality}
     quoted = {_FAMILY[m] for m in quote.modality}
     mine = "/".join(sorted(claim.modality)) or "plain statement"
@@ -128,7 +131,8 @@ def _clause_problem(claim: Clause, quote: Clause) -> str | None:
         side, other = (claim, quote) if claim.negative else (quote, claim)
         # a negator counts only against a clause that states what it denies ("brings no clients" against a claim
         # that says nothing of clients)
-        if not side.focus or side.focus & other.lexicon:
+        denied = side.focus <= other.lexicon if whole and side is claim else bool(side.focus & other.lexicon)
+        if not side.focus or denied:
             return "adds a negation the quote does not state" if side is claim else "drops the quote's negation"
         return None
     if flipped:
@@ -143,10 +147,15 @@ def polarity_problems(claim: Sentence, quotes: Sequence[QuoteSentence], lenient:
     its sentence's other clauses pair with, with the clauses that use its own words of polarity, modality or
     direction ("but not yet commenced"); a clause with content words is held to those of its quote clauses, and of
     the bare clauses of their sentences ("signed and commenced" against "signed but not yet commenced"), that use
-    them, when any does."""
+    them, when any does. `lenient` reads a bare "Yes" / "No" as the question's clause: it passes when any quote
+    clause it pairs with agrees, and, when those quotes state a negation of their own, its denial is of the clause as
+    a whole (`_clause_problem`)."""
     problems: list[Problem] = []
     paired = {id(c): candidates(c, quotes, best_only=not lenient) for c in claim.clauses}
     homes = {qs for pairs in paired.values() for qs, _ in pairs}
+    # a bare "No" denies the question's clause as a whole only where a quote it pairs with states a negation for it
+    # to rest on; with none, any positive clause it pairs with contradicts it
+    whole = lenient and any(qc.negative or _class_negative(qc) for qs in homes for qc in qs.sentence.clauses)
     for c in claim.clauses:
         pairs: Sequence[tuple[QuoteSentence, Clause]] = paired[id(c)]
         marked = _marked(c)
@@ -155,7 +164,7 @@ def polarity_problems(claim: Sentence, quotes: Sequence[QuoteSentence], lenient:
             around = homes if bare else {qs for qs, _ in pairs}
             pool = [*pairs, *((qs, qc) for qs in around for qc in qs.sentence.clauses if bare or not words_of(qc))]
             pairs = [(qs, qc) for qs, qc in dict.fromkeys(pool) if marked & _marked(qc)] or pairs
-        found = [(qs, _clause_problem(c, qc)) for qs, qc in pairs]
+        found = [(qs, _clause_problem(c, qc, whole=whole)) for qs, qc in pairs]
         if found and all(p is not None for _, p in found):
             qs, detail = found[0]
             problems.append(Problem("meaning", str(detail), qs.sentence.text))

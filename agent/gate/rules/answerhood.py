@@ -231,15 +231,21 @@ def _subject_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Seq
 
 def _name_problem(q: Question, text: str, quotes: Sequence[Quoted]) -> str | None:
     """A "who" answer's name (the one a copula links, else its first) stands, in every quote sentence that writes
-    it and names the question's subject, outside the clause about the subject: the quote gives it another role."""
+    it and names the question's subject, outside the clause about the subject: the quote gives it another role.
+    The question's verb ("Who voted against ...?") is not its subject but what the name does: a sentence that only
+    shares the verb (a "Vote:" label) does not name the subject, while a name's clause that has the verb makes the
+    name its doer ("The Association maintains the Common Area, the roofs ...")."""
     if q.expects != "entity" or not q.subject:
         return None
+    subject = q.subject - {q.predicate} or q.subject
     given = names(q, text, quotes)
     answering = [(name, at) for name, at in given if linked(text, name, at)] or given[:1]
     for name, _ in answering:
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         seen = [(s, m) for qd in quotes for s in qd.sentences for m in pattern.finditer(s)]
-        verdicts = [bound(q.subject, s, name_clause(s, m.start(), m.end())) for s, m in seen]
+        verdicts = [
+            bound(q.subject, s, name_clause(s, m.start(), m.end())) if shares(subject, s) else None for s, m in seen
+        ]
         if verdicts and all(v is False for v in verdicts):
             return (
                 f"the answer gives {name!r} as who the question asks about, but its quote gives {name!r} another "

@@ -54,6 +54,10 @@ QUORUM = (
     "attend."
 )
 ADJOURNED = "At an adjourned meeting the quorum is Owners holding at least 15% of the Percentage Interests."
+PROFORMA = (
+    "The pro-forma results are presented for informational purposes only and are not indicative of the results "
+    "that would have been achieved if the acquisition had taken place on April 1, 2017."
+)
 ASSESSMENT = "Monthly regular assessment per Unit: $325.00."
 DUE = "The monthly assessment is due on the first day of each month."
 SPECIAL = "The Board levied a special assessment of $12,000.00 for the Building 4 deck support post repairs."
@@ -71,6 +75,8 @@ OPENED = "The Grand Theatre, opened in 1955, is a landmark of downtown Lorain."
 TOWN = "Fort Kent is a town in Aroostook County, Maine, United States."
 POPULATION = "The population was 4,067 at the 2010 census."
 OTHER_COUNT = "Fort Kent has a population of 4,097 according to the 2010 census."
+OTHER_POPULATION = "The population was 4,127 at the 2010 census."
+FEE_2010 = "The annual fee was $4,127 in 2010."
 FEES = "Audit fees paid to Deloitte were $1.2 million in 2019 and $1.1 million in 2018."
 AUDITOR = "Deloitte has been the Company's auditor since 2005."
 ALLOWANCE = "Trade receivables are stated net of an allowance of $2.1 million (2018: $1.8 million)."
@@ -117,6 +123,9 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
     ("Yes.", quotes(EXTERIOR), "Do I need approval to change the exterior of my unit?"),
     ("No.", quotes(EXTERIOR), "Can I change the exterior without approval?"),
     ("No.", quotes(WARRANTY), "Does the software come with a warranty?"),
+    # "No" denies the question's clause as a whole; a quote clause that says something else of its subject and
+    # denies the rest is no contradiction
+    ("No.", quotes(PROFORMA), "Do the pro-forma figures show what results would have been if it had been acquired?"),
     # directions, bounds and ranges
     ("Up to two household pets are allowed per Unit.", quotes(PETS), None),
     ("Two household pets at most.", quotes(PETS), None),
@@ -162,6 +171,13 @@ HONEST: list[tuple[str, list[QuoteSpan], str | None]] = [
         quotes(TOWN, POPULATION) + quotes(OTHER_COUNT, source="other.md"),
         None,
     ),
+    # another source's version of the census sentence, with its own figure, goes on from the town's line: the town
+    # is the subject of both versions
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN, POPULATION) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+    ),
     (
         "Deloitte, the Company's auditor since 2005, was paid audit fees of $1.2 million in 2019.",
         quotes(FEES, AUDITOR),
@@ -197,6 +213,10 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("Yes.", quotes(PET), "Can I breed pets in my unit?", "meaning"),
     ("No.", quotes(EXTERIOR), "Do I need approval to change the exterior of my unit?", "meaning"),
     ("Yes.", quotes(WARRANTY), "Does the software come with a warranty?", "meaning"),
+    ("No.", quotes(ROOFS), "Does the Association maintain the roofs?", "meaning"),
+    # with no negation in its quotes, a "No" to a paraphrased question still contradicts the positive quote clause
+    ("No.", quotes(ROOFS), "Is the Association responsible for maintaining the roofs?", "meaning"),
+    ("No.", quotes(PROFORMA), "Are the pro-forma results presented for informational purposes?", "meaning"),
     # directions, bounds and ranges
     ("At least two household pets are allowed per Unit.", quotes(PETS), None, "meaning"),
     ("The maximum lease term is twelve (12) months.", quotes(LEASE), None, "meaning"),
@@ -215,6 +235,19 @@ HOSTILE: list[tuple[str, list[QuoteSpan], str | None, str]] = [
     ("Sensors net sales were lowest in fiscal 2018, at 918 million.", quotes(HEADER, SENSORS), None, "meaning"),
     ("The Bylaws control when they conflict with the Declaration.", quotes(CONTROLS), None, "meaning"),
     ("Each Owner maintains the roofs of the Unit.", quotes(ROOFS), None, "meaning"),
+    # the census sentence's figure joined to the town's line with no version of it going on from that line
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+        "unbound",
+    ),
+    (
+        "The Aroostook County documents disagree on the 2010 census population (4,067 vs 4,127).",
+        quotes(TOWN, FEE_2010, POPULATION) + quotes(OTHER_POPULATION, source="other.md"),
+        None,
+        "unbound",
+    ),
     # units, rates and scales
     (
         "An installment not paid within 15 months after its due date incurs a late charge of $25.00.",

@@ -146,6 +146,19 @@ def test_a_name_the_quote_gives_another_role_does_not_answer_who(make_draft: Bui
     assert judge(make_draft, make_inputs, question, "PwC.", fact("intu.md", plain)) == []
 
 
+def test_a_who_questions_verb_does_not_name_its_subject(make_draft: Build, make_inputs: Inputs) -> None:
+    # a line that shares only the question's verb (a "Vote:" label) does not name the subject: not judged
+    question = "Who voted against the Building 4 special assessment?"
+    levied = "The Board levied a special assessment of $12,000.00 for the Building 4 deck support post repairs."
+    vote = "Vote: 4 in favor, 1 opposed (Director Marsh)."
+    assert judge(make_draft, make_inputs, question, "Director Marsh.", fact("other.md", levied, vote)) == []
+    # a line that names the subject still tells the name that opposed it from one with another role
+    opposed = "Dana Lee opposed the Building 4 special assessment; Ravi Marsh seconded the motion."
+    (message,) = judge(make_draft, make_inputs, question, "Ravi Marsh.", fact("other.md", opposed))
+    assert "'Ravi' as who the question asks about" in message
+    assert judge(make_draft, make_inputs, question, "Dana Lee.", fact("other.md", opposed)) == []
+
+
 # --- a causal question's premise -------------------------------------------------------------------------------------
 
 
