@@ -38,9 +38,11 @@ def _plural(word: str) -> bool:
     return word.isalpha() and normalize(word) != word
 
 
-def _qualified_group(words: list[str], at: int, asked: frozenset[str]) -> bool:
+def _qualified_group(words: list[str], at: int, asked: frozenset[str], owned: bool) -> bool:
     """The lowercase words from `at` are a noun phrase headed by a plural noun the question does not ask with: each
-    word before the head singular and no verb form, and the head followed by what follows a plural noun only."""
+    word before the head singular and no verb form, and the head followed by what follows a plural noun only.
+    `owned`: the name before them is a possessive ("X's painters worked ..."), so they are a noun phrase, ending
+    at its first plural."""
     stretch: list[str] = []
     i = at
     possessive = False
@@ -52,12 +54,14 @@ def _qualified_group(words: list[str], at: int, asked: frozenset[str]) -> bool:
         i += 1
         if possessive := word != words[i - 1]:
             break  # a possessive ends the noun phrase it heads
+        if owned and _plural(word):
+            break
     if not stretch or not _plural(stretch[-1]) or any(_plural(w) or _VERB_FORM.search(w) for w in stretch[:-1]):
         return False
     if normalize(stretch[-1]) in asked:
         return False  # "Acme employees", asked how many employees: the noun is what the question asks about
     after = words[i] if i < len(words) else ""
-    return possessive or not after[:1].isalnum() or after.lower() in _AFTER_PLURAL
+    return owned or possessive or not after[:1].isalnum() or after.lower() in _AFTER_PLURAL
 
 
 def names_only_a_group(question: Question, text: str) -> bool:
@@ -80,7 +84,7 @@ def names_only_a_group(question: Question, text: str) -> bool:
         run = {normalize(w.lower()) for w in words[i:end] if w.lower() not in STOPWORDS}
         if run == names:
             mentions += 1
-            if not _qualified_group(words, end, asked):
+            if not _qualified_group(words, end, asked, words[end - 1].endswith(("'s", "’s"))):
                 return False  # the subject named on its own: the line may speak of it
         i = end
     return mentions > 0

@@ -26,6 +26,7 @@ def test_subject_names_are_the_questions_capitalized_words_after_the_first() -> 
         GROUP_LINE,
         "The New York School poets were prolific and their primary medium was poetry.",
         "Members of the press said the New York School students' primary medium was collage.",
+        "Critics said the New York School's painters worked large; their primary medium was oil.",
     ],
 )
 def test_a_subject_named_only_before_a_groups_plural_noun_is_not_the_subject(line: str) -> None:
