@@ -81,8 +81,12 @@ def names_only_a_group(question: Question, text: str) -> bool:
         end = i
         while end < len(words) and words[end][:1].isupper():
             end += 1
-        run = {normalize(w.lower()) for w in words[i:end] if w.lower() not in STOPWORDS}
-        if run == names:
+        # "The New York School": a function word may open the name's run; one after it ("Tyro Both sexes", a
+        # flattened table's labels) makes the run another thing than the name
+        start = i
+        while start < end and words[start].lower() in STOPWORDS:
+            start += 1
+        if {normalize(w.lower()) for w in words[start:end]} == names:
             mentions += 1
             if not _qualified_group(words, end, asked, words[end - 1].endswith(("'s", "’s"))):
                 return False  # the subject named on its own: the line may speak of it

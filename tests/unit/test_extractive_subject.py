@@ -43,6 +43,7 @@ def test_a_subject_named_only_before_a_groups_plural_noun_is_not_the_subject(lin
         "The New York School poets, like the New York School itself, favored poetry.",  # named on its own too
         "Poetry was the primary medium.",  # never named in full: not judged here
         "The New York School Press printed poetry.",  # another name (a press), not judged here
+        "Median age in New York School Both sexes",  # a flattened table's labels: another run than the name
         "The New York School produced abstract paintings as its primary medium.",  # a verb form and its object
         "The primary medium of the New York School amounts to poetry.",  # a verb and its complement
         "The New York School consists of poets whose primary medium is poetry.",
