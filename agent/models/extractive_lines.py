@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
+from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
     CHANGE_DOWN,
     CHANGE_EITHER,
@@ -354,6 +355,8 @@ def answers(question: Question, scored: Scored, t: Thresholds) -> bool:
         return False  # a saved page's menu and header
     if not stated_for_subject(question, scored):
         return False
+    if names_only_a_group(question, scored.line.text):
+        return False  # "the New York School painters": what it says is said of the painters, not of the school
     return question.kind is None or scored.value is not None
 
 

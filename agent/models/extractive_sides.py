@@ -26,6 +26,7 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
 
 _WORD: Final = re.compile(r"\w+")
@@ -40,12 +41,6 @@ _MAX_STRETCH: Final = 14  # the most words a differing stretch may hold and stil
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
-
-
-def subject_names(question: Question) -> frozenset[str]:
-    """The question's capitalized words after its first (the names of the subject asked about), normalized."""
-    found = re.findall(r"\b[A-Z][\w'’-]*", question.text)
-    return frozenset(normalize(w.lower()) for w in found[1:] if w.lower() not in STOPWORDS)
 
 
 def _names_subject(text: str, names: frozenset[str]) -> bool:
