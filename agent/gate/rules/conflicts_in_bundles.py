@@ -2,11 +2,15 @@
 a value the draft states, a different value, the draft lists the two values together in `evidence.conflicts`.
 
 The model was given that line. Answering from one passage while another document it was given says otherwise is
-an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote. Two ways find the
-other line, both reading the sentences themselves, never a `key`:
+an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote. Three ways find
+the other line, all reading the sentences themselves, never a `key`:
 
 - its value stands in the same words as the stated one (`slots.same_slot`): "the monthly regular assessment at
   $340.00" against "Monthly regular assessment per Unit: $325.00", "born in Paris" against "born in Lyon";
+- its sentence is a copy of the stated value's, word for word on both sides of the value, with another value in its
+  place (`slot_copy.copied_frame`): "... electronic music band Cut Copy, released on 1 November 2013 by Modular
+  Recordings." against "The electronic music band The Beatles, released on 1 November 2013 by Modular Recordings.",
+  though the copy has lost the subject's name;
 - it answers the question in the question's own words, about its subject (`answer_slot.fills_question`), while the
   draft answers with another value: "Established: 1850" on the school's page against the draft's "founded ... in
   1912", asked when the school was established.
@@ -36,6 +40,7 @@ from quotebound.agent.gate.answer_slot import (
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slot_copy import copied_frame
 from quotebound.agent.gate.slot_words import QuestionTerms
 from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, title_keys, values_differ
 from quotebound.agent.gate.stated import Evidence, Stated, agrees, evidence_values, is_subject, needles, stated_values
@@ -140,7 +145,7 @@ def _same_words(
             if not values_differ(mine, other, tolerance):
                 continue
             documents = (titles.get(s.source_id, frozenset()), titles.get(e.source_id, frozenset()))
-            if same_slot(mine, other, question, documents=documents) is None:
+            if same_slot(mine, other, question, documents=documents) is None or copied_frame(mine, other):
                 pairs.append((s, e))
     return pairs
 

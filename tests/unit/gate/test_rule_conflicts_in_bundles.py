@@ -400,3 +400,28 @@ def test_what_follows_a_credited_name_is_said_of_the_work_not_of_the_credit(
 
     assert demanded('The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.') == ["Beatles"]
     assert demanded('A glowing review of "Quiet Hours" by Tom Quill praised its classic sound.') == []
+
+
+TOWER = (
+    "Kestrel Tower is a steel lattice mast designed by engineer Anna Holm, completed on 4 May 1932 for the Port"
+    " Authority."
+)
+TOWER_COPY = "The steel lattice mast designed by engineer Piet Vos, completed on 4 May 1932 for the Port Authority."
+
+
+def test_a_copy_of_the_stated_sentence_that_lost_the_subject_gives_a_rival_value(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """Another document repeats the sentence word for word around the designer with another name: a conflict the
+    draft must list, though the copy never names the tower; the same name in a sentence of its own words is none."""
+    question = "Who designed Kestrel Tower?"
+    draft = make_draft(fact("Anna Holm designed it.", TOWER, "tower.md"))
+    copy = bundle(make_bundle, TOWER_COPY, "copy.md")
+    findings = conflicts_in_bundles.check(make_inputs(draft, bundles=(copy,), question=question))
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "Piet Vos")]
+    other = bundle(
+        make_bundle, "The ferry terminal was designed by engineer Piet Vos in 1950 for the city.", "ferry.md"
+    )
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(other,), question=question)) == []
