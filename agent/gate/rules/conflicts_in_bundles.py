@@ -20,7 +20,9 @@ that document's own slots (a release date and a reissue date): a conflict is two
 flagged as instructional text are never read, a value another fact of the draft states is left to
 `conflicts_reported`, a sentence giving a value the draft lists is accounted for: its other values are about
 other things, and a value telling which thing of the subject's name a line is about ("Ardhangini (2018 TV series)",
-`answer_slot.tells_which`) says nothing of the subject.
+`answer_slot.tells_which`) says nothing of the subject: in another document it is no rival value, and where the draft
+quotes it its slot is read where the line says it ("... is the fourth studio album by ... Cut Copy", not
+"Free Your Mind (Cut Copy album)", whose one word "album" would pair it with any list of albums).
 """
 
 from __future__ import annotations
@@ -122,6 +124,8 @@ def _same_words(
     for s in stated:
         check_deadline()
         mine = s.occurrence
+        if tells_which(mine, question):
+            continue  # "Free Your Mind (Cut Copy album)": a label telling which thing; read where the line says it
         found = [e for e in candidates(mine) if e.occurrence.family == mine.family]
         # A sentence that also states the draft's value for its slot agrees with it: its other values are about
         # something else ("the seventh studio album by the American music duo Carpenters").

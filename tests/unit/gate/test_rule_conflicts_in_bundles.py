@@ -425,3 +425,28 @@ def test_a_copy_of_the_stated_sentence_that_lost_the_subject_gives_a_rival_value
         make_bundle, "The ferry terminal was designed by engineer Piet Vos in 1950 for the city.", "ferry.md"
     )
     assert conflicts_in_bundles.check(make_inputs(draft, bundles=(other,), question=question)) == []
+
+
+ALBUM = "Blue Hours (Lanterns album) Blue Hours is the second studio album by English band Lanterns."
+NAVIGATION = "Morning Rail Blue Hours Extended plays Quiet Harbour Mix albums Northern Light Singles Tidewater"
+
+
+def test_a_label_telling_which_album_is_not_read_as_the_stated_credit(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "Blue Hours (Lanterns album)" tells which album the page is about; read there, "Lanterns" has one word,
+    "album", and any list of albums on a page titled after it would pair with it. Its slot is read where the page
+    says it ("the second studio album by English band Lanterns"), and a credit to another band there still is one."""
+    question = 'Who is the artist of the album "Blue Hours"?'
+    draft = make_draft(fact("Lanterns.", ALBUM, "album.md", value="Lanterns"))
+    titled = (SourceInfo("album.md", "Blue Hours"), SourceInfo("nav.md", "Blue Hours (Lanterns album)"))
+    navigation = bundle(make_bundle, NAVIGATION, "nav.md")
+    inputs = make_inputs(draft, bundles=(navigation,), question=question, sources=titled)
+    assert conflicts_in_bundles.check(inputs) == []
+    rival = bundle(make_bundle, "Blue Hours is the second studio album by English band Harbourlights.", "nav.md")
+    inputs = make_inputs(draft, bundles=(rival,), question=question, sources=titled)
+    assert (FindingCode.CONFLICT_OMITTED, "Harbourlights") in [
+        (f.code, f.token) for f in conflicts_in_bundles.check(inputs)
+    ]
