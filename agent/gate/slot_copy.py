@@ -9,6 +9,9 @@ this long, on both sides of the value, is no coincidence of wording: the second 
 the first says, with another value. Template sentences of two documents about two things ("The population was 428
 at the 2000 census") share a few words only, and their other figures break the run ("there were 428 people, 160
 households": the run stops at 160), so they stay apart.
+
+`swapped` finds where two such copies differ when the swapped words are no value the slots read (lowercase words:
+"the yellow lantern banksia" / "the red lantern banksia"); `copied.py` holds a draft's answer to one side.
 """
 
 from __future__ import annotations
@@ -62,4 +65,38 @@ def copied_frame(a: Occurrence, b: Occurrence) -> bool:
     return min(left, right) >= COPIED_SIDE and left + right >= COPIED_WORDS
 
 
-__all__ = ["COPIED_SIDE", "COPIED_WORDS", "copied_frame", "shared_around"]
+SWAP_WORDS: Final = 4  # words at most on each side of a swap ("yellow" / "red", "Cut Copy" / "The Beatles")
+
+
+def swapped(a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where two sentences, copies of each other, swap a few words: the character spans of `a`'s words and of `b`'s
+    that stand between a run of at least `COPIED_SIDE` words repeated before them and one repeated after,
+    `COPIED_WORDS` in all ("commonly known as the yellow lantern banksia or Lemann's banksia, is a species ..." /
+    "... the red lantern ..."). None when they are no such copy, or when the two sides share a word (an insertion,
+    not a swap). A word repeated before may follow other words in one of them ("Banksia lemanniana Banksia
+    lemanniana, commonly known as ..."): the runs are counted back from the swap."""
+    ta, tb = list(_WORD.finditer(a)), list(_WORD.finditer(b))
+    wa, wb = [m.group().casefold() for m in ta], [m.group().casefold() for m in tb]
+    right = _common_prefix(wa[::-1], wb[::-1])
+    if right < COPIED_SIDE:
+        return None
+    best: tuple[int, int, int] | None = None
+    for i in range(1, SWAP_WORDS + 1):
+        for j in range(1, SWAP_WORDS + 1):
+            end_a, end_b = len(wa) - right, len(wb) - right
+            if end_a - i < 0 or end_b - j < 0:
+                continue
+            left = _common_prefix(wa[: end_a - i][::-1], wb[: end_b - j][::-1])
+            if best is None or left > best[0]:
+                best = (left, i, j)
+    if best is None or right < COPIED_SIDE or best[0] < COPIED_SIDE or best[0] + right < COPIED_WORDS:
+        return None
+    _, i, j = best
+    first_a, last_a = ta[len(wa) - right - i], ta[len(wa) - right - 1]
+    first_b, last_b = tb[len(wb) - right - j], tb[len(wb) - right - 1]
+    if set(wa[len(wa) - right - i : len(wa) - right]) & set(wb[len(wb) - right - j : len(wb) - right]):
+        return None  # a word kept is no swap: "census" / "census [5]" adds a mark, it changes nothing
+    return (first_a.start(), last_a.end()), (first_b.start(), last_b.end())
+
+
+__all__ = ["COPIED_SIDE", "COPIED_WORDS", "SWAP_WORDS", "copied_frame", "shared_around", "swapped"]

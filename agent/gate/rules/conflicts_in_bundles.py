@@ -10,7 +10,8 @@ the other line, all reading the sentences themselves, never a `key`:
 - its sentence is a copy of the stated value's, word for word on both sides of the value, with another value in its
   place (`slot_copy.copied_frame`): "... electronic music band Cut Copy, released on 1 November 2013 by Modular
   Recordings." against "The electronic music band The Beatles, released on 1 November 2013 by Modular Recordings.",
-  though the copy has lost the subject's name;
+  though the copy has lost the subject's name; a copy swapping words no slot reads as a value ("the yellow lantern
+  banksia" / "the red lantern banksia") counts where the draft's answer gives one side's words (`copied.py`);
 - it answers the question in the question's own words, about its subject (`answer_slot.fills_question`), while the
   draft answers with another value: "Established: 1850" on the school's page against the draft's "founded ... in
   1912", asked when the school was established.
@@ -40,6 +41,7 @@ from quotebound.agent.gate.answer_slot import (
     tells_which,
 )
 from quotebound.agent.gate.bounds import check_deadline
+from quotebound.agent.gate.copied import swapped_pairs
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.slot_copy import copied_frame
@@ -203,14 +205,15 @@ def check(inputs: GateInputs) -> list[Finding]:
     tolerance = inputs.tolerance_pct
     conflicts = inputs.draft.evidence.conflicts
     stated = stated_values(inputs)
-    if not stated:
+    pairs = swapped_pairs(inputs)
+    if not stated and not pairs:
         return []
     names = any(s.occurrence.family == "name" for s in stated)
     wanted = needles(stated) | {k[:4] for k in question.attribute}
     evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, wanted))
     titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
     listed = _listed_sentences(conflicts, evidence, tolerance)
-    pairs = _same_words(stated, evidence, question, titles, tolerance, listed)
+    pairs += _same_words(stated, evidence, question, titles, tolerance, listed)
     answers = answer_values(inputs, stated)
     if answers and question.attribute:
         names_of = names_by_document(inputs)

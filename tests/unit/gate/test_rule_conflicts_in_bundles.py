@@ -450,3 +450,35 @@ def test_a_label_telling_which_album_is_not_read_as_the_stated_credit(
     assert (FindingCode.CONFLICT_OMITTED, "Harbourlights") in [
         (f.code, f.token) for f in conflicts_in_bundles.check(inputs)
     ]
+
+
+PAINTED = "Kestrel Tower, painted the deep green of the harbour cranes, is a lattice mast owned by the port."
+REPAINTED = "Kestrel Tower, painted the pale grey of the harbour cranes, is a lattice mast owned by the port."
+
+
+def test_an_answer_taking_one_side_of_a_copy_with_swapped_words_lists_the_other(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """Two documents tell one sentence with lowercase words swapped: an answer giving one side's words must list
+    the other; an answer giving both, a listed conflict, or an answer about something else in it need not."""
+    question = "What colour is Kestrel Tower?"
+    copy = bundle(make_bundle, REPAINTED, "copy.md")
+
+    def check(answer: str, conflicts: list[Conflict] | None = None) -> list[tuple[FindingCode, str | None]]:
+        draft = make_draft(fact(answer, PAINTED, "tower.md"), level1=answer, conflicts=conflicts or [])
+        inputs = make_inputs(draft, bundles=(copy,), question=question)
+        return [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)]
+
+    assert check("It is painted deep green.") == [(FindingCode.CONFLICT_OMITTED, "pale grey")]
+    assert check("One source says deep green, another pale grey.") == []
+    assert check("It is a lattice mast owned by the port.") == []
+    sides = Conflict(
+        key="colour",
+        values=[
+            ConflictValue(value="deep green", source_id="tower.md", locator="p.1 L3-L3", quote=PAINTED),
+            ConflictValue(value="pale grey", source_id="copy.md", locator="p.1 L3-L3", quote=REPAINTED),
+        ],
+    )
+    assert check("It is painted deep green.", [sides]) == []

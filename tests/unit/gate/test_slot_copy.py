@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quotebound.agent.gate.slot_copy import copied_frame, shared_around
+from quotebound.agent.gate.slot_copy import copied_frame, shared_around, swapped
 from quotebound.agent.gate.slots import Occurrence, occurrences
 
 BRIDGE = (
@@ -44,3 +44,29 @@ def test_values_of_two_families_or_one_sentence_are_no_copy() -> None:
     holm = value(BRIDGE, "Anna Holm")
     assert not copied_frame(holm, value(BRIDGE, "4 May 1932"))
     assert not copied_frame(holm, holm)
+
+
+def test_a_copy_swapping_a_few_words_gives_the_spans_of_each_side() -> None:
+    """Lowercase words are swapped too, and a word repeated before the swap may follow other words in one copy."""
+    ours = "Kestrel Tower Kestrel Tower, painted the deep green of the harbour cranes, is a lattice mast of the port."
+    theirs = "Kestrel Tower, painted the pale grey of the harbour cranes, is a lattice mast of the port."
+    spans = swapped(ours, theirs)
+    assert spans is not None
+    (a0, a1), (b0, b1) = spans
+    assert (ours[a0:a1], theirs[b0:b1]) == ("deep green", "pale grey")
+
+
+def test_sentences_alike_at_one_end_only_or_unchanged_are_no_swap() -> None:
+    ours = "The tower is a lattice mast of the port and was painted green in 1932 by the city."
+    assert swapped(ours, ours) is None
+    assert swapped(ours, "A crane was painted green in 1932 by the city.") is None  # nothing repeated before
+    assert swapped(ours, "The tower is a lattice mast of the port and was taken down in 1990.") is None
+
+
+def test_a_word_added_beside_a_kept_word_is_no_swap() -> None:
+    """A reference mark after a kept word ("census [5]") changes nothing the sentence says."""
+    ours = "As of the census of 2000, there were 1,791 people, 699 households, and 445 families residing in the city."
+    theirs = (
+        "As of the census [5] of 2000, there were 1,791 people, 699 households, and 445 families residing in the city."
+    )
+    assert swapped(ours, theirs) is None
