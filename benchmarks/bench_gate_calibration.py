@@ -2,11 +2,15 @@
 block. Prints figures; asserts nothing.
 
     python benchmarks/bench_gate_calibration.py [--corpus hoa] [--kind value_moved] [--limit N] [--json]
+        [--embedder minilm|hashing]
 
-Each corpus's store is built once with the hashing embedder (fast, deterministic; the retrieval that picks the
-bundles is hybrid BM25 + hashing vectors): examples/hoa read under examples/hoa/policy.yaml, and TAT-QA / RAMDocs
-from ../shared/datasets, restricted to the file's `records`, read under the default policy, one store per corpus
-(a dataset question's retrieval is scoped to the record its draft cites, as bench_external.py scopes it).
+Each corpus's store is built once: examples/hoa read under examples/hoa/policy.yaml with the embedder a default
+store uses (MiniLM: the retrieval that picks the bundles is hybrid BM25 + MiniLM vectors, as the graph's over an
+ingested folder; hashing with `--no-paraphrase` or `--embedder hashing`, fast but retrieving other lines: with it
+hoa-omitted-conflict-07's other chair is never handed to the gate), and TAT-QA / RAMDocs with the hashing embedder,
+as bench_external.py builds them, from ../shared/datasets, restricted to the file's `records`, read under the
+default policy, one store per corpus (a dataset question's retrieval is scoped to the record its draft cites, as
+bench_external.py scopes it).
 For each case the bench resolves the bundles the graph would have: the retrieval hits for the question under the
 case's role, resolved with `resolve_hits` into the model's token budget, plus every ref the draft cites (a ref that
 does not resolve for the role is simply no bundle). It then runs the real gate, `validate_draft`, judging paraphrase
@@ -33,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from quotebound.agent.core.contracts import (
     AnswerLevels,
@@ -74,6 +78,7 @@ from quotebound.tools.resolve_evidence import resolve_evidence, resolve_hits
 from quotebound.tools.retrieval import HybridRetriever
 from quotebound.tools.store import Store
 
+Embedder = Literal["hashing", "minilm"]  # the embedders `Settings.embedder` accepts
 ROOT = Path(__file__).resolve().parents[1]
 HOA = ROOT / "examples" / "hoa"
 HOA_POLICY = HOA / "policy.yaml"
@@ -138,11 +143,12 @@ def _dataset_units(calibration: CalibrationFile) -> tuple[list[Unit], License, s
 
 
 @contextmanager
-def open_corpus(calibration: CalibrationFile, root: Path) -> Iterator[CorpusStore]:
-    """Build the corpus's store under `root` once and keep it open."""
+def open_corpus(calibration: CalibrationFile, root: Path, embedder: Embedder = "hashing") -> Iterator[CorpusStore]:
+    """Build the corpus's store under `root` once and keep it open. `embedder`: the hoa store's (the datasets'
+    stores always use hashing, as bench_external.py builds them)."""
     store_dir = root / calibration.corpus / "store"
     if calibration.corpus == "hoa":
-        settings = Settings(store=store_dir, embedder="hashing")
+        settings = Settings(store=store_dir, embedder=embedder)
         store = _ingest(settings, [HOA])
         policy: Policy = FilePolicy.load(HOA_POLICY)
     else:
@@ -348,7 +354,8 @@ def summarize(results: Sequence[Result], tools: Sequence[ToolRun]) -> dict[str, 
 
 
 def print_summary(s: dict[str, Any]) -> None:
-    print(f"gate calibration: {s['cases']} drafts checked (hashing embedder; paraphrase: {s['paraphrase']})")
+    embedder = s.get("embedder", "hashing")
+    print(f"gate calibration: {s['cases']} drafts checked ({embedder} embedder; paraphrase: {s['paraphrase']})")
     print(f"honest first-pass acceptance: {rate(s['honest']['accepted'], s['honest']['total'])}")
     for style, v in s["honest_by_style"].items():
         print(f"  {style:8} {rate(v['accepted'], v['total'])}")
@@ -382,9 +389,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tool-repeat", type=int, default=1, help="runs of each disallowed_tool scenario")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument(
+        "--embedder",
+        choices=get_args(Embedder),
+        default=None,
+        help="the hoa store's embedder: minilm (a default store's, so what the graph retrieves; the default) or"
+        " hashing (fast; the default with --no-paraphrase, which loads no model)",
+    )
+    parser.add_argument(
         "--no-paraphrase", dest="paraphrase", action="store_false", help="no MiniLM paraphrase scorer (exact only)"
     )
     args = parser.parse_args(argv)
+    args.embedder = args.embedder or ("minilm" if args.paraphrase else "hashing")
     files = [load_file(p) for p in sorted(args.dir.glob("*.yaml"))]
     files = [f for f in files if not args.corpus or f.corpus in args.corpus]
     skipped: list[str] = []
@@ -403,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             cases = cases[: args.limit] if args.limit is not None else cases
             if not cases:
                 continue
-            cs = stack.enter_context(open_corpus(calibration, root))
+            cs = stack.enter_context(open_corpus(calibration, root, args.embedder))
             results += [run_case(cs, calibration.corpus, case, paraphrase) for case in cases]
         wants_tools = (not args.kind or "disallowed_tool" in args.kind) and (not args.corpus or "hoa" in args.corpus)
         if wants_tools and args.tool_repeat > 0:
@@ -413,6 +428,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     summary = summarize(results, tool_runs)
     summary["skipped"] = skipped
     summary["paraphrase"] = "MiniLM" if args.paraphrase else "none"
+    summary["embedder"] = args.embedder
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

@@ -38,16 +38,17 @@ def bench(*args: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("flags", "scorer"),
+    ("flags", "embedder", "scorer"),
     [
-        pytest.param(["--no-paraphrase"], "none", id="no-paraphrase"),
-        pytest.param([], "MiniLM", id="minilm", marks=pytest.mark.slow),  # the real embedding model
+        pytest.param(["--no-paraphrase"], "hashing", "none", id="no-paraphrase"),
+        pytest.param([], "minilm", "MiniLM", id="minilm", marks=pytest.mark.slow),  # the real embedding model
+        pytest.param(["--embedder", "hashing"], "hashing", "MiniLM", id="hashing-store", marks=pytest.mark.slow),
     ],
 )
-def test_bench_prints_acceptance_block_rates_and_timings(flags: list[str], scorer: str) -> None:
+def test_bench_prints_acceptance_block_rates_and_timings(flags: list[str], embedder: str, scorer: str) -> None:
     out = bench("--corpus", "hoa", "--kind", "honest", "--kind", "obeyed_injection", "--kind", "disallowed_tool",
                 "--limit", "6", *flags)  # fmt: skip
-    assert f"gate calibration: 6 drafts checked (hashing embedder; paraphrase: {scorer})" in out, out
+    assert f"gate calibration: 6 drafts checked ({embedder} embedder; paraphrase: {scorer})" in out, out
     assert "honest first-pass acceptance: " in out and "natural " in out and "terse " in out
     assert "disallowed_tool " in out and "gate validate_draft: p50 " in out
 

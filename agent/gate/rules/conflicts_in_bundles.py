@@ -2,11 +2,16 @@
 a value the draft states, a different value, the draft lists the two values together in `evidence.conflicts`.
 
 The model was given that line. Answering from one passage while another document it was given says otherwise is
-an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote. Two ways find the
-other line, both reading the sentences themselves, never a `key`:
+an omitted conflict, even if the model never quoted the other one and whatever `key` it wrote. Three ways find
+the other line, all reading the sentences themselves, never a `key`:
 
 - its value stands in the same words as the stated one (`slots.same_slot`): "the monthly regular assessment at
   $340.00" against "Monthly regular assessment per Unit: $325.00", "born in Paris" against "born in Lyon";
+- its sentence is a copy of the stated value's, word for word on both sides of the value, with another value in its
+  place (`slot_copy.copied_frame`): "... electronic music band Cut Copy, released on 1 November 2013 by Modular
+  Recordings." against "The electronic music band The Beatles, released on 1 November 2013 by Modular Recordings.",
+  though the copy has lost the subject's name; a copy swapping words no slot reads as a value ("the yellow lantern
+  banksia" / "the red lantern banksia") counts where the draft's answer gives one side's words (`copied.py`);
 - it answers the question in the question's own words, about its subject (`answer_slot.fills_question`), while the
   draft answers with another value: "Established: 1850" on the school's page against the draft's "founded ... in
   1912", asked when the school was established.
@@ -16,7 +21,9 @@ that document's own slots (a release date and a reissue date): a conflict is two
 flagged as instructional text are never read, a value another fact of the draft states is left to
 `conflicts_reported`, a sentence giving a value the draft lists is accounted for: its other values are about
 other things, and a value telling which thing of the subject's name a line is about ("Ardhangini (2018 TV series)",
-`answer_slot.tells_which`) says nothing of the subject.
+`answer_slot.tells_which`) says nothing of the subject: in another document it is no rival value, and where the draft
+quotes it its slot is read where the line says it ("... is the fourth studio album by ... Cut Copy", not
+"Free Your Mind (Cut Copy album)", whose one word "album" would pair it with any list of albums).
 """
 
 from __future__ import annotations
@@ -34,8 +41,10 @@ from quotebound.agent.gate.answer_slot import (
     tells_which,
 )
 from quotebound.agent.gate.bounds import check_deadline
+from quotebound.agent.gate.copied import swapped_pairs
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.slot_copy import copied_frame
 from quotebound.agent.gate.slot_words import QuestionTerms
 from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, title_keys, values_differ
 from quotebound.agent.gate.stated import Evidence, Stated, agrees, evidence_values, is_subject, needles, stated_values
@@ -117,6 +126,8 @@ def _same_words(
     for s in stated:
         check_deadline()
         mine = s.occurrence
+        if tells_which(mine, question):
+            continue  # "Free Your Mind (Cut Copy album)": a label telling which thing; read where the line says it
         found = [e for e in candidates(mine) if e.occurrence.family == mine.family]
         # A sentence that also states the draft's value for its slot agrees with it: its other values are about
         # something else ("the seventh studio album by the American music duo Carpenters").
@@ -140,7 +151,7 @@ def _same_words(
             if not values_differ(mine, other, tolerance):
                 continue
             documents = (titles.get(s.source_id, frozenset()), titles.get(e.source_id, frozenset()))
-            if same_slot(mine, other, question, documents=documents) is None:
+            if same_slot(mine, other, question, documents=documents) is None or copied_frame(mine, other):
                 pairs.append((s, e))
     return pairs
 
@@ -194,14 +205,15 @@ def check(inputs: GateInputs) -> list[Finding]:
     tolerance = inputs.tolerance_pct
     conflicts = inputs.draft.evidence.conflicts
     stated = stated_values(inputs)
-    if not stated:
+    pairs = swapped_pairs(inputs)
+    if not stated and not pairs:
         return []
     names = any(s.occurrence.family == "name" for s in stated)
     wanted = needles(stated) | {k[:4] for k in question.attribute}
     evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, wanted))
     titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
     listed = _listed_sentences(conflicts, evidence, tolerance)
-    pairs = _same_words(stated, evidence, question, titles, tolerance, listed)
+    pairs += _same_words(stated, evidence, question, titles, tolerance, listed)
     answers = answer_values(inputs, stated)
     if answers and question.attribute:
         names_of = names_by_document(inputs)

@@ -400,3 +400,85 @@ def test_what_follows_a_credited_name_is_said_of_the_work_not_of_the_credit(
 
     assert demanded('The album "Quiet Hours" by The Beatles is a unique blend of their classic sound.') == ["Beatles"]
     assert demanded('A glowing review of "Quiet Hours" by Tom Quill praised its classic sound.') == []
+
+
+TOWER = (
+    "Kestrel Tower is a steel lattice mast designed by engineer Anna Holm, completed on 4 May 1932 for the Port"
+    " Authority."
+)
+TOWER_COPY = "The steel lattice mast designed by engineer Piet Vos, completed on 4 May 1932 for the Port Authority."
+
+
+def test_a_copy_of_the_stated_sentence_that_lost_the_subject_gives_a_rival_value(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """Another document repeats the sentence word for word around the designer with another name: a conflict the
+    draft must list, though the copy never names the tower; the same name in a sentence of its own words is none."""
+    question = "Who designed Kestrel Tower?"
+    draft = make_draft(fact("Anna Holm designed it.", TOWER, "tower.md"))
+    copy = bundle(make_bundle, TOWER_COPY, "copy.md")
+    findings = conflicts_in_bundles.check(make_inputs(draft, bundles=(copy,), question=question))
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "Piet Vos")]
+    other = bundle(
+        make_bundle, "The ferry terminal was designed by engineer Piet Vos in 1950 for the city.", "ferry.md"
+    )
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(other,), question=question)) == []
+
+
+ALBUM = "Blue Hours (Lanterns album) Blue Hours is the second studio album by English band Lanterns."
+NAVIGATION = "Morning Rail Blue Hours Extended plays Quiet Harbour Mix albums Northern Light Singles Tidewater"
+
+
+def test_a_label_telling_which_album_is_not_read_as_the_stated_credit(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """ "Blue Hours (Lanterns album)" tells which album the page is about; read there, "Lanterns" has one word,
+    "album", and any list of albums on a page titled after it would pair with it. Its slot is read where the page
+    says it ("the second studio album by English band Lanterns"), and a credit to another band there still is one."""
+    question = 'Who is the artist of the album "Blue Hours"?'
+    draft = make_draft(fact("Lanterns.", ALBUM, "album.md", value="Lanterns"))
+    titled = (SourceInfo("album.md", "Blue Hours"), SourceInfo("nav.md", "Blue Hours (Lanterns album)"))
+    navigation = bundle(make_bundle, NAVIGATION, "nav.md")
+    inputs = make_inputs(draft, bundles=(navigation,), question=question, sources=titled)
+    assert conflicts_in_bundles.check(inputs) == []
+    rival = bundle(make_bundle, "Blue Hours is the second studio album by English band Harbourlights.", "nav.md")
+    inputs = make_inputs(draft, bundles=(rival,), question=question, sources=titled)
+    assert (FindingCode.CONFLICT_OMITTED, "Harbourlights") in [
+        (f.code, f.token) for f in conflicts_in_bundles.check(inputs)
+    ]
+
+
+PAINTED = "Kestrel Tower, painted the deep green of the harbour cranes, is a lattice mast owned by the port."
+REPAINTED = "Kestrel Tower, painted the pale grey of the harbour cranes, is a lattice mast owned by the port."
+
+
+def test_an_answer_taking_one_side_of_a_copy_with_swapped_words_lists_the_other(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    """Two documents tell one sentence with lowercase words swapped: an answer giving one side's words must list
+    the other; an answer giving both, a listed conflict, or an answer about something else in it need not."""
+    question = "What colour is Kestrel Tower?"
+    copy = bundle(make_bundle, REPAINTED, "copy.md")
+
+    def check(answer: str, conflicts: list[Conflict] | None = None) -> list[tuple[FindingCode, str | None]]:
+        draft = make_draft(fact(answer, PAINTED, "tower.md"), level1=answer, conflicts=conflicts or [])
+        inputs = make_inputs(draft, bundles=(copy,), question=question)
+        return [(f.code, f.token) for f in conflicts_in_bundles.check(inputs)]
+
+    assert check("It is painted deep green.") == [(FindingCode.CONFLICT_OMITTED, "pale grey")]
+    assert check("One source says deep green, another pale grey.") == []
+    assert check("It is a lattice mast owned by the port.") == []
+    sides = Conflict(
+        key="colour",
+        values=[
+            ConflictValue(value="deep green", source_id="tower.md", locator="p.1 L3-L3", quote=PAINTED),
+            ConflictValue(value="pale grey", source_id="copy.md", locator="p.1 L3-L3", quote=REPAINTED),
+        ],
+    )
+    assert check("It is painted deep green.", [sides]) == []
