@@ -20,7 +20,7 @@ from quotebound.agent.gate.slot_clause import (
     read_side,
     read_unit,
 )
-from quotebound.agent.gate.slot_items import Item, read_items
+from quotebound.agent.gate.slot_items import Item, read_items, value_items
 from quotebound.agent.gate.slot_words import PAST, PREPOSITIONS, TIME_UNITS, Bound, Family
 
 _AGENT: Final = "by"  # the preposition marking a passive's agent ("published by the Acme Company")
@@ -90,8 +90,9 @@ def _valued(items: list[Item], at: int, sentence: str) -> bool:
 @lru_cache(maxsize=4096)
 def stated_in(sentence: str, with_names: bool = True) -> tuple[tuple[str, Family, frozenset[str]], ...]:
     """(text, family, name words) of each value `occurrences(sentence, with_names)` reads, in order, without
-    reading their slots: what a caller that lists a draft sentence's values needs, at the cost of its items only."""
-    items = read_items(sentence, with_names, None)
+    reading their slots or their words: what a caller that lists a draft sentence's values needs. `_valued` reads
+    an item alone (its family, and what follows it in the sentence), so it judges the same without the words."""
+    items = value_items(sentence, with_names)
     return tuple(
         (sentence[i.start : i.end], i.family, i.keys)
         for at, i in enumerate(items)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from quotebound.agent.gate.slot_items import read_items, value_items
 from quotebound.agent.gate.slots import occurrences, stated_in
 
 SENTENCES = [
@@ -36,3 +37,16 @@ def test_stated_in_leaves_out_a_label_and_plain_words() -> None:
     # "Unit" labels "3A": an identifier, not a value; "pays" is a plain word
     assert [(text, family) for text, family, _ in stated_in("Unit 3A pays $20.", True)] == [("$20", "amount")]
     assert stated_in("no figure and no name here", False) == ()
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+@pytest.mark.parametrize("names", [True, False])
+def test_value_items_are_read_items_without_words(sentence: str, names: bool) -> None:
+    expected = [i for i in read_items(sentence, names, None) if i.kind not in ("word", "gap")]
+    assert value_items(sentence, names) == expected
+
+
+def test_value_items_reads_no_words() -> None:
+    found = [(i.kind, i.text) for i in value_items("The fee is $25 for Unit 3A.", True)]
+    assert found == [("value", "$25"), ("value", "Unit"), ("code", "3A")]  # "Unit" a name; "fee" a word, not read
+    assert value_items("nothing to read here", True) == []
