@@ -151,6 +151,28 @@ def name_spans(sentence: str, taken: bytearray) -> list[tuple[int, int]]:
 
 def read_items(sentence: str, with_names: bool, forced: tuple[int, int] | None) -> list[Item]:
     """The items of `sentence` in reading order (`forced`: a span read as a name whatever it is)."""
+    items, taken = _values_and_codes(sentence, with_names, forced)
+    for m in WORD_OR_GAP.finditer(sentence):
+        if not taken[m.start()]:
+            word = m.group()
+            if word[0].isalpha():
+                items.append(Item("word", word, m.start(), m.end(), keys=word_keys(word)))
+            else:
+                items.append(Item("gap", word, m.start(), m.end()))
+    items.sort(key=lambda item: item.start)
+    return items
+
+
+def value_items(sentence: str, with_names: bool) -> list[Item]:
+    """The values and codes of `sentence` in reading order: `read_items` without its words and gaps, which are
+    read after every value and never change one (a caller that lists values reads only these)."""
+    items, _ = _values_and_codes(sentence, with_names, None)
+    items.sort(key=lambda item: item.start)
+    return items
+
+
+def _values_and_codes(sentence: str, with_names: bool, forced: tuple[int, int] | None) -> tuple[list[Item], bytearray]:
+    """The value and code items of `sentence` in the order they are read, and the characters they take."""
     items: list[Item] = []
     taken = bytearray(len(sentence) + 1)
 
@@ -185,12 +207,4 @@ def read_items(sentence: str, with_names: bool, forced: tuple[int, int] | None) 
         for start, end in name_spans(sentence, taken):
             items.append(Item("value", sentence[start:end], start, end, "name", keys=text_keys(sentence[start:end])))
             take(start, end)
-    for m in WORD_OR_GAP.finditer(sentence):
-        if not taken[m.start()]:
-            word = m.group()
-            if word[0].isalpha():
-                items.append(Item("word", word, m.start(), m.end(), keys=word_keys(word)))
-            else:
-                items.append(Item("gap", word, m.start(), m.end()))
-    items.sort(key=lambda item: item.start)
-    return items
+    return items, taken

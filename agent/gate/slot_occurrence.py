@@ -20,7 +20,7 @@ from quotebound.agent.gate.slot_clause import (
     read_side,
     read_unit,
 )
-from quotebound.agent.gate.slot_items import Item, read_items
+from quotebound.agent.gate.slot_items import Item, read_items, value_items
 from quotebound.agent.gate.slot_words import PAST, PREPOSITIONS, TIME_UNITS, Bound, Family
 
 _AGENT: Final = "by"  # the preposition marking a passive's agent ("published by the Acme Company")
@@ -80,6 +80,26 @@ def _ends_with_preposition(gap: str) -> bool:
     return any(w.casefold() in PREPOSITIONS for w in gap.split())
 
 
+def _valued(items: list[Item], at: int, sentence: str) -> bool:
+    """Item `at` is a value `occurrences` reads: a figure, date or name with a family, not a name labelling the
+    figure after it ("Unit 3A")."""
+    item = items[at]
+    return item.kind == "value" and item.family is not None and not is_label(items, at, sentence)
+
+
+@lru_cache(maxsize=4096)
+def stated_in(sentence: str, with_names: bool = True) -> tuple[tuple[str, Family, frozenset[str]], ...]:
+    """(text, family, name words) of each value `occurrences(sentence, with_names)` reads, in order, without
+    reading their slots or their words: what a caller that lists a draft sentence's values needs. `_valued` reads
+    an item alone (its family, and what follows it in the sentence), so it judges the same without the words."""
+    items = value_items(sentence, with_names)
+    return tuple(
+        (sentence[i.start : i.end], i.family, i.keys)
+        for at, i in enumerate(items)
+        if i.family is not None and _valued(items, at, sentence)
+    )
+
+
 @lru_cache(maxsize=4096)
 def occurrences(
     sentence: str, with_names: bool = True, forced: tuple[int, int] | None = None
@@ -103,7 +123,7 @@ def occurrences(
     described, governing = descriptions(items), heads(items)
     found: list[Occurrence] = []
     for at, item in enumerate(items):
-        if item.kind != "value" or item.family is None or is_label(items, at, sentence):
+        if item.family is None or not _valued(items, at, sentence):
             continue
         unit = read_unit(items, at, sentence)
         left, first = read_side(items, at, -1, item.family, unit)

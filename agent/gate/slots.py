@@ -64,7 +64,7 @@ from typing import Final
 
 from quotebound.agent.gate.conflicts import levenshtein, numbers_differ
 from quotebound.agent.gate.slot_items import family_of
-from quotebound.agent.gate.slot_occurrence import Occurrence, occurrences
+from quotebound.agent.gate.slot_occurrence import Occurrence, occurrences, stated_in
 from quotebound.agent.gate.slot_words import (
     NO_QUESTION,
     WORD_OR_GAP,
@@ -311,6 +311,7 @@ __all__ = [
     "occurrences",
     "question_terms",
     "same_slot",
+    "stated_in",
     "title_keys",
     "values_differ",
     "word_key",

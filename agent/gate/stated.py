@@ -33,6 +33,7 @@ from quotebound.agent.gate.slots import (
     QuestionTerms,
     occurrences,
     question_terms,
+    stated_in,
     values_differ,
     word_key,
 )
@@ -174,10 +175,10 @@ def _figures_and_names(text: str, question: QuestionTerms, names: bool) -> list[
     (a name of the question itself is its subject, not a value)."""
     values: list[str] = []
     for sentence in split_sentences(text):
-        for o in occurrences(sentence, names):
-            if o.family == "name" and (not o.name_words or o.name_words <= question.names):
+        for value, family, name_words in stated_in(sentence, names):  # the values only: no slot is read here
+            if family == "name" and (not name_words or name_words <= question.names):
                 continue
-            values.append(o.text)
+            values.append(value)
     return list(dict.fromkeys(values))
 
 

@@ -133,14 +133,17 @@ def binding_problems(
             own = {qs: overlap(weights, context[qs] | _role_words(weights, qs.sentence, v.key)) for qs in holders}
             best_own = max(own.values())
             holder = next(qs for qs in holders if own[qs] == best_own)
+            # The conditions are pure, so their order only sets the cost: the cheap ones first, and the weighed
+            # overlap (the quadratic part: every clause word against every quote sentence) only for a sentence
+            # that gives another figure of the kind, or shares two words with a clause its own quote shares none of.
             rivals = [
                 qs
                 for qs in bodies
                 if v.key not in qs.sentence.keys
-                and overlap(weights, context[qs]) > best_own + BETTER_BY
                 # another figure for what the clause says, or, when its own quote shares none of its words,
                 # another quote that shares two: not merely another wording of it
                 and (gives_other(qs.sentence, v, said) or (best_own == 0 and len(weights.keys() & context[qs]) >= 2))
+                and overlap(weights, context[qs]) > best_own + BETTER_BY
             ]
             rivals = [
                 qs

@@ -111,10 +111,13 @@ def _note_of(qs: QuoteSentence, other: QuoteSentence, quotes: Sequence[QuoteSent
     return any(_marks(h.sentence.text, mark) for h in framing)
 
 
-def _context_stems(qs: QuoteSentence, quotes: Sequence[QuoteSentence]) -> frozenset[str]:
-    """What a quote sentence speaks of: its words and those of its context (the module docstring)."""
+def _context_stems(
+    qs: QuoteSentence, quotes: Sequence[QuoteSentence], framing: Sequence[QuoteSentence]
+) -> frozenset[str]:
+    """What a quote sentence speaks of: its words and those of its context (the module docstring). `framing` is
+    the headings and note lines among `quotes` (`_framing`): only they can be a heading or a note of `qs`."""
     stems_ = set(qs.sentence.stems)
-    for other in quotes:
+    for other in framing:
         if _heading_of(qs, other) or _note_of(qs, other, quotes):
             stems_ |= other.sentence.stems
     if not qs.sentence.row:
@@ -142,10 +145,18 @@ def _table_frame(row: QuoteSentence, other: QuoteSentence) -> bool:
     return caption and (not known or (other.section == row.section and other.line < row.block))
 
 
+def _framing(quotes: Sequence[QuoteSentence]) -> list[QuoteSentence]:
+    """The sentences of `quotes` that may frame another: headings, and lines that open with a note's marker. Every
+    other sentence fails both `_heading_of` (it is no heading) and `_note_of` (it has no marker), so leaving it out
+    of the pairwise pass changes no context and spares a quadratic pass over a draft's quotes."""
+    return [o for o in quotes if o.heading or _note_mark(o.sentence.text)]
+
+
 @lru_cache(maxsize=512)
 def quote_contexts(quotes: tuple[QuoteSentence, ...]) -> dict[QuoteSentence, frozenset[str]]:
     """`_context_stems` of every sentence of `quotes` that is not a heading row (once per set of quotes)."""
-    return {qs: _context_stems(qs, quotes) for qs in quotes if not qs.sentence.header}
+    framing = _framing(quotes)
+    return {qs: _context_stems(qs, quotes, framing) for qs in quotes if not qs.sentence.header}
 
 
 def antecedents(qs: QuoteSentence, quotes: Sequence[QuoteSentence]) -> tuple[QuoteSentence, ...]:

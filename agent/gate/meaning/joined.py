@@ -166,6 +166,10 @@ def joined_frame_problems(claim: Sentence, quotes: Sequence[QuoteSentence]) -> l
         if not borrowed:
             continue
         for s in prose:
+            if s is t or borrowed.isdisjoint(s.sentence.stems):
+                # every clause's words are among its sentence's stems (`reading.parse`): no clause of S has a
+                # borrowed word, and the test below would skip S after weighing each of its clauses
+                continue
             source = max(s.sentence.clauses, key=lambda qc: len(borrowed & words_of(qc)), default=None)
             if s is t or source is None or not borrowed & words_of(source) or continues(s, t) or continues(t, s):
                 continue  # a sentence that goes on from the other speaks of the same thing, it is no parallel

@@ -92,11 +92,13 @@ def name_problems(claim: Sentence, quotes: Sequence[QuoteSentence], exempt: froz
         return problems
     for c in claim.clauses:
         runs = _name_runs(claim, c)
+        if not runs:
+            continue  # no name to hold: the clause's quote sentences need not be found
         pairs = [(qs, qc) for qs, qc in candidates(c, quotes) if not qs.sentence.row]
         held = [qs for qs, _ in pairs]
         held += [qs for v in claim.values if c.start <= v.pos < c.end for qs in prose if v.key in qs.sentence.keys]
         homes = {qs.sentence.text for home in held for qs in (home, *antecedents(home, quotes))}
-        if not runs or not homes:
+        if not homes:
             continue
         for phrase, lead in runs:
             # a document's or the question's name ("The Declaration states: ...") is a subject only where the quote

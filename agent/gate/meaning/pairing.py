@@ -65,10 +65,11 @@ def _paired(
             shared.setdefault(id(qc), (qs, qc))
     scored: list[tuple[tuple[int, int, int], QuoteSentence, Clause]] = []
     for qs, qc in shared.values():
+        common = len(claim.stems & qc.stems)
+        if common < MIN_ALIGN and 2 * common < len(claim.stems):
+            continue  # too few shared to pair: its order of words (a quadratic pass) is never read
         # words shared, then names, then how many of them come in the same order
-        score = (len(claim.stems & qc.stems), len(claim.names & qc.names), _in_order(claim, qc))
-        if score[0] >= MIN_ALIGN or 2 * score[0] >= len(claim.stems):
-            scored.append((score, qs, qc))
+        scored.append(((common, len(claim.names & qc.names), _in_order(claim, qc)), qs, qc))
     if not scored:
         return ()
     if not best_only:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate.meaning.lexicon import (
@@ -172,7 +173,13 @@ def gives_other(s: Sentence, v: Value, said: frozenset[Key]) -> bool:
     kind = kind_class(v)
     if any(_of_kind(q, kind, s.row) and q.key not in said and (v.label or not q.label) for q in s.values):
         return True
-    return kind in ("amount", "percent") and any(t.low in QUANTITY_WORDS for t in s.toks)
+    return kind in ("amount", "percent") and _quantity_word(s)
+
+
+@lru_cache(maxsize=4096)  # asked of every quote sentence for every figure of a draft's claims
+def _quantity_word(s: Sentence) -> bool:
+    """`s` has a quantity word ("majority", "half") where a figure could stand."""
+    return any(t.low in QUANTITY_WORDS for t in s.toks)
 
 
 def _of_kind(q: Value, kind: str, row: bool) -> bool:

@@ -13,13 +13,13 @@ fine, and so is a quote of which some occurrence at its locator leaves nothing o
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.quotes import verified_quotes
+from quotebound.agent.gate.source_readings import source_reading
 
 # Words that flip or limit what their clause asserts. Closed-class words: a general list, not a list of cases.
 POLARITY_WORDS: frozenset[str] = frozenset(
@@ -57,7 +57,7 @@ def _prefix_cut(text: str, start: int) -> tuple[str, ...]:
     return (m.group(),) if text[m.start() : start].lower() in _NEGATING_PREFIXES else ()
 
 
-@lru_cache(maxsize=4096)  # a repair re-sends the same quotes
+@source_reading  # only asked of verified quotes at their locators: source text, read once per source version
 def dropped_qualifiers(quote: str, context: str, before: str = "", after: str = "") -> tuple[tuple[str, ...], str]:
     """(the polarity words `quote` leaves out of the clauses it is cut from in `context`, read on across the
     paragraph's lines `before` and `after` it, and those clauses); nothing when some occurrence of the quote leaves

@@ -14,13 +14,13 @@ longer sentence is not. Otherwise no tokens, or one word, never carries a claim;
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.clauses import cuts
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.quotes import verified_quotes
+from quotebound.agent.gate.source_readings import source_reading
 
 MIN_TOKENS = 2
 # a run of letters and digits, joined inside by . , ' ’ - ("325.00", "1,180", "co-owners", "don't"), with an
@@ -38,7 +38,7 @@ def carrying_tokens(text: str) -> list[str]:
     ]
 
 
-@lru_cache(maxsize=4096)  # a repair re-sends the same quotes
+@source_reading  # only asked of verified quotes at their locators: source text, read once per source version
 def too_small(quote: str, context: str, before: str = "", after: str = "") -> bool:
     """Whether `quote`, found in `context` (the text at its locator, whose paragraph goes on in the hard-wrapped
     lines `before` and `after` it), is too small to carry a claim."""
