@@ -30,6 +30,7 @@ from quotebound.agent.gate.meaning.quotes import read_quotes
 from quotebound.agent.gate.meaning.reading import parse
 from quotebound.agent.gate.meaning.restriction import restriction_problems
 from quotebound.agent.gate.meaning.symbols import symbol_problems
+from quotebound.agent.gate.meaning.titles import asked_titles, unnamed
 from quotebound.agent.gate.meaning.units import unit_problems
 from quotebound.agent.gate.tokens import Key
 from quotebound.agent.gate.vocabulary import STOPWORDS, fold
@@ -46,7 +47,7 @@ def _answered(question: str, particle: str) -> Sentence | None:
     it brings clients?") is a condition of the question and is not reversed."""
     if not _YES_NO_QUESTION.match(question):
         return None
-    asked = parse(question.strip().rstrip("?"))
+    asked = unnamed(parse(question.strip().rstrip("?")), asked_titles(question))
     if particle == "yes":
         return asked
     clauses = []
@@ -150,6 +151,16 @@ def _whole_sentences(read: tuple[QuoteSentence, ...]) -> frozenset[str]:
     return frozenset(qs.sentence.text.strip(" .,;:") for qs in read)
 
 
+def _polarity(s: Sentence, read: tuple[QuoteSentence, ...], titles: tuple[tuple[str, ...], ...]) -> list[Problem]:
+    """`polarity_problems`, with the words of the question's titles read as a name on both sides ("Never Ever was
+    released ..." against "The EP was released ...")."""
+    if not titles:
+        return polarity_problems(s, read)
+    return polarity_problems(
+        unnamed(s, titles), tuple(qs._replace(sentence=unnamed(qs.sentence, titles)) for qs in read)
+    )
+
+
 @lru_cache(maxsize=1024)  # a draft repeats its sentences (level1, the answer, a fact's text), and repairs re-send them
 def problems_read(
     claim: str, read: tuple[QuoteSentence, ...], question: str | None, exempt: frozenset[str], refs: frozenset[str]
@@ -162,7 +173,7 @@ def problems_read(
     outside = parse(unquoted) if (unquoted := _unquoted(claim, read)) != claim else s  # figures keep quoted periods
     asked = parse(question) if question else None
     found = (
-        polarity_problems(s, read)
+        _polarity(s, read, asked_titles(question))
         + restriction_problems(s, read)
         + range_order_problems(s, read)
         + range_end_problems(s, read, asked)

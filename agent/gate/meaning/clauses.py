@@ -91,9 +91,11 @@ def clause_bounds(toks: Sequence[Tok]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in bounds if any(t.low not in (",", "(", ")") for t in toks[a:b])]
 
 
-def read_clause(toks: Sequence[Tok], start: int, end: int) -> Clause:
+def read_clause(toks: Sequence[Tok], start: int, end: int, named: frozenset[int] = frozenset()) -> Clause:
+    """The clause `toks[start:end]`, read. The tokens at `named` (indices into `toks`) are words of a name ("The Man
+    Who Never Was"): they count as no negator, modality or direction (`titles.named_tokens`)."""
     low = [t.low for t in toks[start:end]]
-    used: set[int] = set()
+    used: set[int] = {i - start for i in named if start <= i < end}
     directions = read_directions(low, used)
     modality = deontic(low, used)
     negative = False

@@ -47,6 +47,10 @@ _COMPARATIVES: Final = word_set("more less fewer greater higher larger longer bi
 _DEADLINE: Final = word_set("later earlier sooner")
 _RANGE_MARKS: Final = word_set("to through until till – —")  # "from X to Y", "X – Y"
 
+# Bound words that are first of all words of place or things ("within the United States", "Floor plan", "the 12th
+# floor", "ceiling fan"): a bound only with its figure right after it ("within 30 days", "a cap of 5%").
+_FIGURE_BOUNDS: Final = word_set("within floor ceiling cap")
+
 
 def read_directions(low: list[str], used: set[int]) -> set[tuple[str, str]]:
     """The clause's (axis, pole) pairs; the words read (and a negator that flips one) are added to `used`."""
@@ -66,8 +70,8 @@ def read_directions(low: list[str], used: set[int]) -> set[tuple[str, str]]:
         word = low[i]
         if word not in POLES or (word == "following" and i > 0 and low[i - 1] in ARTICLES):
             continue  # "the following assumptions" orders nothing
-        if word == "within" and not any(low[k] == "" for k in range(i + 1, min(n, i + 3))):
-            continue  # "within the United States": a place, not a bound (a bound has its figure next)
+        if word in _FIGURE_BOUNDS and not any(low[k] == "" for k in range(i + 1, min(n, i + 3))):
+            continue  # "within the United States", "Floor plan": a place or a thing, not a bound
         axis, pole = POLES[word]
         than = i + 1 < n and low[i + 1] == "than"
         # a negator just before it (auxiliaries between) flips it: "no more than", "did not increase", "not before"
