@@ -201,6 +201,18 @@ def _places(text: str, m: re.Match[str]) -> bool:
     return not _TIMES_PHRASE.search(phrase)
 
 
+_ORIGIN_ASKED: Final = re.compile(r"\bfrom\s*[?.!]*\s*$", re.I)  # "Where do ... come from?": a source is asked
+_FROM: Final = re.compile(r"\bfrom\s+(?:(?:the|a|an)\s+)?([^\W\d_]+)", re.I)
+
+
+def _origin(q: Question, text: str) -> bool:
+    """A where-question that asks where something comes from is answered by what it comes from: "from" and a
+    word the question does not have ("from the municipal water supply")."""
+    return _ORIGIN_ASKED.search(q.text) is not None and any(
+        stem(m.group(1)) not in q.words for m in _FROM.finditer(text)
+    )
+
+
 def _nil(found: Sequence[Figure], words: Sequence[str]) -> bool:
     """No figure at all, and a word saying there is nothing to count ("None.", "Not material.")."""
     return not found and any(w in NIL for w in words)
@@ -259,7 +271,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[s
         digits = [f for f in numbers if f.kind != "word"]
         return bool(digits) or any(f.kind == "section" for f in found) or _STRUCTURE_RE.search(text) is not None
     if kind == "place":
-        return any(_places(text, m) for m in WORD.finditer(text)) or bool(names(q, text, quotes))
+        return any(_places(text, m) for m in WORD.finditer(text)) or bool(names(q, text, quotes)) or _origin(q, text)
     # polarity: yes/no, a polarity or modal word, or the question's own statement
     if any(w in POLARITY or w.endswith("n't") for w in words):
         return True

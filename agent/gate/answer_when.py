@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Final
 
 from quotebound.agent.gate.answer_text import Figure, Quoted, figures, is_year, next_word, shares, short
 from quotebound.agent.gate.question import MONTHS, TIME_UNITS, WEEKDAYS, Question
-from quotebound.agent.gate.vocabulary import WORD, fold
+from quotebound.agent.gate.vocabulary import WORD, fold, stem
 
 
 def _dated(text: str, found: Sequence[Figure]) -> bool:
@@ -25,9 +26,32 @@ def _dated(text: str, found: Sequence[Figure]) -> bool:
     )
 
 
+# Personal pronouns that stand as a clause's subject: a sentence using one speaks of someone it named before.
+_SUBJECT_PRONOUNS: Final = frozenset("he she they".split())
+
+
+def _referent(q: Question, sentence: str) -> frozenset[str]:
+    """The stems of the name a subject pronoun of `sentence` may stand for: the question's first run of capitalized
+    words past its first word ("Pier Paolo Crescenzi") that the sentence does not write. A pronoun stands for one
+    name; the question's other names the sentence must write itself."""
+    if not {fold(w) for w in WORD.findall(sentence)} & _SUBJECT_PRONOUNS:
+        return frozenset()
+    runs: list[list[str]] = [[]]
+    for m in WORD.finditer(q.text):
+        if m.start() > 0 and m.group()[:1].isupper():
+            runs[-1].append(stem(m.group()))
+        elif runs[-1]:
+            runs.append([])
+    unsaid = (frozenset(r) for r in runs if r and not shares(tuple(r), sentence))
+    return next(unsaid, frozenset()) & q.subject
+
+
 def _about(q: Question, sentence: str) -> bool:
-    """The quote sentence speaks of most of what the question asks about."""
-    said = sum(1 for s in q.subject if shares((s,), sentence))
+    """The quote sentence speaks of most of what the question asks about. A sentence whose subject is a personal
+    pronoun ("On 4 Jul 1612, he was appointed ...") speaks of the person its passage named before: the question's
+    name it does not write counts as said (which person the quote is about is the document rules' to check)."""
+    named = _referent(q, sentence)
+    said = sum(1 for s in q.subject if s in named or shares((s,), sentence))
     return bool(q.subject) and 2 * said > len(q.subject)
 
 

@@ -14,7 +14,7 @@ cell spans the empty cells to its right (a merged cell), a heading row with a si
 and a caption in the first column ("For the year ended December 31:") heads every column. Column j reads as its
 captions then its headings top to bottom ("For the year ended December 31 2019"), so a date split over heading rows
 reads whole. A table split into blocks by rows labelled with a year alone ("| 2019 | | |" ... "| 2018 | | |") reads a
-row under the label of its own block, not the first one.
+row under the label of its own block, not the first one; a dated year labels a block too ("| December 31, 2018 | |").
 
 Blocks and sections. A quote's subject may be named in another line of its own context: the heading of its section,
 the paragraph it belongs to, its table. `frames` tells, for each line of a page, the block it belongs to (a
@@ -37,6 +37,11 @@ _BLOCK_START = re.compile(r"\s*(?:$|#|[-*+>] |\||\d+[.)] )")  # as clauses.py: a
 _SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# Month names and their abbreviations (a general calendar category), for a period label's date.
+_MONTH = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?"
+)
 _LIST_ITEM = re.compile(r"\s*(?:[-*+>] |\d+[.)] )")
 _SENTENCE_MARK = re.compile(r"[.!?:;,]\s*$")
 MAX_HEADING_WORDS = 10  # a line standing alone longer than this is a one-line paragraph, not a heading
@@ -168,10 +173,19 @@ def _caption_scale(lines: Sequence[str], start: int, row: str) -> str:
     return "" if label & excepted else f"in {m[1].lower()}"
 
 
+# A period written alone: a year, or a date of a year ("December 31, 2018", "31 Dec. 2018"), "as of" one or not.
+_PERIOD_LABEL = re.compile(
+    rf"(?:(?:as\s+of|as\s+at|at)\s+)?(?:(?:{_MONTH})\.?\s+\d{{1,2}},?\s+|\d{{1,2}}\s+(?:{_MONTH})\.?,?\s+)?"
+    r"(?:FY\s*)?(?:19|20)\d\d",
+    re.I,
+)
+
+
 def _labels_block(row: list[str]) -> bool:
-    """A row that labels the block of rows under it with a year alone in its first cell and no other cell filled
-    ("| 2018 |  |  |"): the period of the rows down to the next such row."""
-    return bool(row) and _YEAR.fullmatch(row[0].removeprefix("FY").strip()) is not None and not any(row[1:])
+    """A row that labels the block of rows under it with a period alone in its first cell (a year or a dated year)
+    and no other cell filled ("| 2018 |  |  |", "| December 31, 2018 |  |  |"): the period of the rows down to the
+    next such row."""
+    return bool(row) and _PERIOD_LABEL.fullmatch(row[0].strip()) is not None and not any(row[1:])
 
 
 def _block_label(lines: Sequence[str], start: int, first: int) -> str:

@@ -82,7 +82,7 @@ def joined_subject(
     if other is None or subject <= other.sentence.stems or (subject | subject_names) & named & other.sentence.stems:
         return None  # the other sentence speaks of the same subject, or names the same one ("Deloitte")
     drawn = rest & other.sentence.stems
-    if len(drawn) < MIN_ALIGN and not drawn & c.names:
+    if len(drawn) < MIN_ALIGN and not drawn & c.names and not _named_elsewhere(c, holder, other):
         return None  # one common word ("run") is no sign of another statement; one name is
     shared_figure = {q.key for q in other.sentence.values} & {q.key for q in holder.sentence.values}
     earlier, later = (holder, other) if holder.line <= other.line else (other, holder)
@@ -91,6 +91,17 @@ def joined_subject(
     if shared_figure or goes_on or one_passage or _twin_after(holder, other, bodies, v):
         return None
     return other.sentence.text
+
+
+def _named_elsewhere(c: Clause, holder: QuoteSentence, other: QuoteSentence) -> frozenset[str]:
+    """The clause's names that `other` writes as a name and the figure's own sentence does not ("the Building 5
+    light" from "the Building 5 light", while the figure's sentence says "the building repairs ... line"): a word
+    both sentences have is no common subject when only one of them names the thing by it. The weights leave the
+    question's names out (every quote of an answer speaks of them), so this is how one still tells the clause drew
+    its subject from `other`."""
+    holder_names = {n for qc in holder.sentence.clauses for n in qc.names}
+    other_names = {n for qc in other.sentence.clauses for n in qc.names}
+    return frozenset((c.names & other_names) - holder_names)
 
 
 def _twin_after(holder: QuoteSentence, other: QuoteSentence, bodies: Sequence[QuoteSentence], v: Value) -> bool:

@@ -51,6 +51,7 @@ from quotebound.agent.gate.answer_binding import (
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
 from quotebound.agent.gate.answer_document import document_problem
 from quotebound.agent.gate.answer_figure import figureless_problem
+from quotebound.agent.gate.answer_named import named_derived
 from quotebound.agent.gate.answer_period import change_problem, period_problem
 from quotebound.agent.gate.answer_premise import direction_problem, event_problem, premise_problem
 from quotebound.agent.gate.answer_side import side_problem, side_values
@@ -139,6 +140,12 @@ def _said(q: Question, key: Key, qd: Quoted, sentence: str, quotes: Sequence[Quo
     return column_heading(qd, sentence, columns[0], quotes) if columns else ""
 
 
+def _named(q: Question, d: Derivation, sentence: str, key: Key) -> bool:
+    """The prose sentence names the quantity asked as derived before its figure `key` (`answer_named`)."""
+    figure = figure_in(sentence, key)
+    return figure is not None and named_derived(q, d, sentence, figure)
+
+
 def _of_kind(q: Question, text: str, f: Figure) -> bool:
     """The answer's figure is of the kind asked: a percentage (or points) where a percentage is asked."""
     return q.expects != "percent" or f.kind == "percent" or POINTS_RE.match(text[f.end :]) is not None
@@ -162,7 +169,11 @@ def _derived_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Seq
     if not found:
         return None  # a figure no quote states: the span rules report it
     for d in q.derived:
-        stating = [(f, qd, s) for f, qd, s in found if _states(q, d, f, _said(q, f.key, qd, s, quotes), s)]
+        stating = [
+            (f, qd, s)
+            for f, qd, s in found
+            if _states(q, d, f, _said(q, f.key, qd, s, quotes), s) or (cells(s) is None and _named(q, d, s, f.key))
+        ]
         if not stating:
             return (
                 f"the question asks for a computed figure ({d.word}), but the answer gives "

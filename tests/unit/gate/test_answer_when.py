@@ -55,3 +55,19 @@ def test_a_span_of_time_or_a_month_places_it_in_time() -> None:
 def test_only_when_questions_ask_for_a_date() -> None:
     question = "What did the restructuring plan include?"
     assert problem(question, "Personnel and facilities related actions.", DATED) is None
+
+
+PRONOUN = "On 4 Jul 1612 , he was appointed during the papacy of Pope Paul V as Bishop of Rieti ."
+
+
+def test_a_quote_naming_the_person_by_a_pronoun_is_about_them() -> None:
+    question = "When was Pier Paolo Crescenzi appointed Bishop of Rieti?"
+    found = problem(question, "During the papacy of Pope Paul V.", PRONOUN)
+    assert found is not None and "4 Jul 1612" in found
+    assert problem(question, "On 4 Jul 1612.", PRONOUN) is None
+
+
+def test_a_pronoun_stands_for_names_only_not_for_what_is_asked_of_them() -> None:
+    other = "On 4 Jul 1612 , he was ordained a priest in Florence ."
+    question = "When was Pier Paolo Crescenzi appointed Bishop of Rieti?"
+    assert problem(question, "During the papacy of Pope Paul V.", other) is None

@@ -261,3 +261,29 @@ def test_a_row_the_caption_excepts_or_a_caption_without_a_colon_gets_no_scale() 
     assert "millions" not in table_headings(CAPTIONED, 5)  # counted per share
     prose = ["Net sales rose (in millions) over the year.", "", *CAPTIONED[2:]]
     assert "millions" not in table_headings(prose, 4)  # a sentence, not the table's caption
+
+
+DATED_BLOCKS = [
+    "|  | Gross | Allowance | Net |",
+    "| --- | --- | --- | --- |",
+    "| December 31, 2019 |  |  |  |",
+    "| Total | $19,731 | $(238) | $19,493 |",
+    "| December 31, 2018 |  |  |  |",
+    "| Total | $15,568 | $(168) | $15,400 |",
+]
+
+
+def test_a_row_reads_under_the_date_labelling_its_own_block() -> None:
+    assert (
+        table_headings(DATED_BLOCKS, 3)
+        == "December 31, 2019 Gross | December 31, 2019 Allowance | December 31, 2019 Net"
+    )
+    assert (
+        table_headings(DATED_BLOCKS, 5)
+        == "December 31, 2018 Gross | December 31, 2018 Allowance | December 31, 2018 Net"
+    )
+
+
+def test_a_label_with_words_besides_its_date_labels_no_block() -> None:
+    rows = [*DATED_BLOCKS[:4], "| Balance at December 31, 2018 |  |  |  |", DATED_BLOCKS[5]]
+    assert table_headings(rows, 5).startswith("December 31, 2019")
