@@ -14,6 +14,7 @@ from typing import Final
 
 from quotebound.agent.gate.answer_agent import quoted_agent
 from quotebound.agent.gate.answer_binding import reading
+from quotebound.agent.gate.answer_place import origin, places
 from quotebound.agent.gate.answer_text import (
     PREFIX,
     VALUE_KINDS,
@@ -178,41 +179,6 @@ def _names_whom(q: Question, text: str, quotes: Sequence[Quoted], values: Sequen
     return any(re.search(r",\s*(?:the\s+)?$", text[:at]) for _, at in given)  # apposition: "The Treasurer, X,"
 
 
-_TIMES_PHRASE: Final = re.compile(
-    r"\b[12]\d{3}(?:['’]?s)?\b|\b(?:january|february|march|april|june|july|august|september|october|november|december)\b",
-    re.I,
-)
-
-
-def _places(text: str, m: re.Match[str]) -> bool:
-    """A locative word that places something: "in Arizona", "near the river"; not one that dates it ("In 1856.",
-    "in the 2000s", "in May"): a year, a decade, a month, a weekday or a unit of time after it is a time."""
-    if fold(m.group()) not in LOCATIVE:
-        return False
-    after = re.match(r"[\s,]*(?:(?:the|a|an|early|late|mid)[\s-]+)*([^\s,.;:!?)]+)", text[m.end() :])
-    if after is None:
-        return False
-    word = fold(after.group(1))
-    if re.fullmatch(r"[12]\d{3}(?:['’]?s)?", word) or word in MONTHS or word in WEEKDAYS or word in TIME_UNITS:
-        return False
-    # the phrase, up to its next mark, times what it names ("in a project that spanned most of the 2000s"): it
-    # places an event in time, not a thing in space
-    phrase = re.split(r"[,.;:!?()]", text[m.end() :], maxsplit=1)[0]
-    return not _TIMES_PHRASE.search(phrase)
-
-
-_ORIGIN_ASKED: Final = re.compile(r"\bfrom\s*[?.!]*\s*$", re.I)  # "Where do ... come from?": a source is asked
-_FROM: Final = re.compile(r"\bfrom\s+(?:(?:the|a|an)\s+)?([^\W\d_]+)", re.I)
-
-
-def _origin(q: Question, text: str) -> bool:
-    """A where-question that asks where something comes from is answered by what it comes from: "from" and a
-    word the question does not have ("from the municipal water supply")."""
-    return _ORIGIN_ASKED.search(q.text) is not None and any(
-        stem(m.group(1)) not in q.words for m in _FROM.finditer(text)
-    )
-
-
 def _nil(found: Sequence[Figure], words: Sequence[str]) -> bool:
     """No figure at all, and a word saying there is nothing to count ("None.", "Not material.")."""
     return not found and any(w in NIL for w in words)
@@ -271,7 +237,7 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[s
         digits = [f for f in numbers if f.kind != "word"]
         return bool(digits) or any(f.kind == "section" for f in found) or _STRUCTURE_RE.search(text) is not None
     if kind == "place":
-        return any(_places(text, m) for m in WORD.finditer(text)) or bool(names(q, text, quotes)) or _origin(q, text)
+        return places(text) or bool(names(q, text, quotes)) or origin(q, text)
     # polarity: yes/no, a polarity or modal word, or the question's own statement
     if any(w in POLARITY or w.endswith("n't") for w in words):
         return True
