@@ -72,9 +72,10 @@ def read_side(items: list[Item], at: int, step: int, family: Family, skip: int |
     stops = RIGHT_STOP if step > 0 else (_LEFT_STOP | {","} if family == "name" else _LEFT_STOP)
     limit = RIGHT_WORDS if step > 0 else LEFT_WORDS
     i, last = at + step, at
+    crossed = at - 1 if step < 0 and family == "name" and renames_phrase(items, at) else None
     while 0 <= i < len(items) and abs(i - at) <= _REACH_ITEMS:
         item = items[i]
-        if item.kind == "gap" and item.text in stops:
+        if item.kind == "gap" and item.text in stops and i != crossed:
             break
         figure = item.kind == "value" and item.family != "name"
         crossing = figure and family != "name" and (step > 0 or item.family == family)
@@ -87,6 +88,21 @@ def read_side(items: list[Item], at: int, step: int, family: Family, skip: int |
                 break
         i += step
     return out, last
+
+
+def renames_phrase(items: list[Item], at: int) -> bool:
+    """The name at `items[at]` is an appositive: set off by commas right after a phrase that holds no other value
+    ("The house's first owner, George Washington Short, was ..."). The phrase says what the name is the value of,
+    as "owner" would right before it; a list ("Vernon, Verona, ...") or a fronted date ("In 1850, Smith, ...") has a
+    value in that phrase and is not read so."""
+    if not 0 < at < len(items) - 1 or items[at - 1].text != "," or items[at + 1].text != ",":
+        return False
+    phrase: list[Item] = []
+    for item in reversed(items[: at - 1]):
+        if item.kind == "gap" and item.text in _LEFT_STOP | {","}:
+            break
+        phrase.append(item)
+    return bool(phrase) and all(i.kind == "word" or i.kind == "gap" for i in phrase) and any(i.keys for i in phrase)
 
 
 def read_lead(items: list[Item], at: int) -> str:

@@ -14,7 +14,8 @@ sentence (`occurrences`, `slot_occurrence.py`: the sentence's items in `slot_ite
 - its context: the content words of its clause, weighted by closeness (1 for the nearest word on each side, then
   1/2, 1/3 ...). To the left a figure's clause runs back to the previous figure of its family ("founded in 1856,
   the present building was completed in 1951" gives 1951 only the building's words), unless only connecting
-  words stand between them ("at least 10 and not more than 50 days"); a name's clause stops at a comma. To the
+  words stand between them ("at least 10 and not more than 50 days"); a name's clause stops at a comma, unless
+  the name is an appositive renaming the phrase before it ("The house's first owner, <name>, was"). To the
   right a clause stops at the first comma, bracket, cell bar or figure. The word an amount is counted in ("15
   days", "five Units") is its unit, not its context;
 - its bound ("at least", "not less than", "no more than", "up to", "or more" make it a limit, not an amount), its

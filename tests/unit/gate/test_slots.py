@@ -341,3 +341,20 @@ def test_a_credited_name_is_read_by_its_own_phrase_not_by_what_is_said_after_it(
     assert {"girl", "group"} <= modifying.context.keys()
     unled = at("The Beatles is a unique blend of classic sound.", "Beatles")  # no credit: read both ways
     assert "uniqu" in unled.context
+
+
+def test_an_appositive_name_is_read_by_the_phrase_it_renames() -> None:
+    """ "The house's first owner, <name>, was ..." in two documents gives the owner two values: the phrase before
+    the commas says what the name is; a list's item, a name after a fronted date and another role do not."""
+    asked = question_terms("Who was the first owner of the Short House?")
+    template = "The house's first owner, {}, was a wealthy businessman."
+    first = at(template.format("George Washington Short"), "George Washington Short")
+    second = at(template.format("Thomas Jefferson Long"), "Thomas Jefferson Long")
+    assert first.context.keys() >= {"owner", "first"}
+    assert same_slot(first, second, asked, listed=True) is None
+    builder = at("The house's builder, Thomas Jefferson Long, was a carpenter.", "Thomas Jefferson Long")
+    assert same_slot(first, builder, asked, listed=True) is not None
+    listed = at("The first tenants were Mary Jones, Ann Brown, and Tom Hill.", "Ann Brown")
+    assert not listed.context
+    fronted = at("In 1850, George Washington Short, a merchant, bought it.", "George Washington Short")
+    assert not fronted.context
