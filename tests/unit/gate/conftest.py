@@ -24,8 +24,14 @@ from quotebound.agent.core.contracts import (
     PolicyDecision,
     ProvenanceKind,
 )
+from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.verification import Status, Verification
+
+
+def quotes(*lines: str) -> list[QuoteSpan]:
+    """One quote per line of a one-page "doc.md", each at its own line, the quote the whole line."""
+    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 def verbatim(locator: str, provenance: ProvenanceKind = "primary") -> Verification:

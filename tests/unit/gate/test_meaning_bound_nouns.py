@@ -7,16 +7,12 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.gate import meaning
-from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning.direction import read_directions
+from tests.unit.gate.conftest import quotes
 
 HEADER = "| Floor plan | Bedrooms | Square feet | Number of Units |"
 ROW = "| Aspen | 2 | 950 | 4 |"
 RATE = "The interest rate has a floor of 2%."
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 @pytest.mark.parametrize(

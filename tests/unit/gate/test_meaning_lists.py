@@ -14,10 +14,7 @@ from quotebound.agent.gate.layout import frames as layout_frames
 from quotebound.agent.gate.meaning.model import QuoteSentence
 from quotebound.agent.gate.meaning.reading import parse
 from quotebound.agent.gate.meaning.swapped import swapped
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
+from tests.unit.gate.conftest import quotes
 
 
 def framed(page: list[str], *lines: int) -> tuple[list[QuoteSpan], list[tuple[Frame, ...]]]:

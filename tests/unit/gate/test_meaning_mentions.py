@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from quotebound.agent.gate import meaning
 from quotebound.agent.gate.claims import QuoteSpan
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
+from tests.unit.gate.conftest import quotes
 
 
 def codes(claim: str, spans: list[QuoteSpan], question: str | None = None) -> list[str]:

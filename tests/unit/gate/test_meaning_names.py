@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.gate import meaning
-from quotebound.agent.gate.claims import QuoteSpan
+from tests.unit.gate.conftest import quotes
 
 AUDITOR = (
     "Deloitte was appointed as intu’s external auditor for the 2019 audit following approval at the 2019 AGM, "
@@ -15,10 +15,6 @@ AUDITOR = (
 )
 IMFT = "Intel provided debt financing of $1.01 billion to IMFT in 2018 and IMFT repaid $316 million to Intel in 2019."
 QUESTION = "Who is intu's external auditor for the 2019 audit?"
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,7 @@ import pytest
 
 from quotebound.agent.gate import meaning
 from quotebound.agent.gate.claims import QuoteSpan
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
-
+from tests.unit.gate.conftest import quotes
 
 CENSUS = "The population was 1,066 at the 2010 census, up from 630 at the 2000 census."
 GMINA = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.gate import meaning
-from quotebound.agent.gate.claims import QuoteSpan
+from tests.unit.gate.conftest import quotes
 
 LEASES = (
     "(1) Total lease liabilities as of January 31, 2020 excluded legally binding lease payments for leases signed "
@@ -15,10 +15,6 @@ LEASES = (
 )
 PLAN = "The defined benefit plan is closed to new members."
 SPONSOR = "The Company sponsors a defined benefit plan, the Woolworths Group Superannuation Plan."
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 @pytest.mark.parametrize(

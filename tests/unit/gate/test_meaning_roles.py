@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.gate import meaning
-from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning.direction import range_roles
 from quotebound.agent.gate.meaning.reading import parse
+from tests.unit.gate.conftest import quotes
 
 MAYOR = "John Smith served as mayor of Springfield (1981–1995)."
 TEACHER = "Smith started his career as a teacher in 1975."
@@ -18,10 +18,6 @@ SHOW = "The show aired from 2003 to 2010 on NBC."
 PILOT = "The pilot was filmed in 2002, and production began in 2002."
 ACTOR = "John Smith (born 1960) is an English actor. Years active 1981–present."
 SCHOOL = "He started school in 1966."
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 def codes(claim: str, *lines: str) -> list[str]:

@@ -11,10 +11,7 @@ from quotebound.agent.gate import meaning
 from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning.lexicon import stem
 from quotebound.agent.gate.meaning.roots import root_match, roots
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
+from tests.unit.gate.conftest import quotes
 
 
 @pytest.mark.parametrize(

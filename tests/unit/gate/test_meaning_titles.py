@@ -7,18 +7,14 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.gate import meaning
-from quotebound.agent.gate.claims import QuoteSpan
 from quotebound.agent.gate.meaning.reading import parse
 from quotebound.agent.gate.meaning.titles import asked_titles, named_tokens
+from tests.unit.gate.conftest import quotes
 
 FILM = "The Spy Who Never Was The Spy Who Never Was is a 1956 UK war film directed by Ana Ruiz."
 ALBUM = "Never Again (Lena album) Never Again is the second album by Lena Park."
 RELEASE = "The album was released on March 3, 2011 by Blue Note."
 PETS = "Pets are allowed in the garden."
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
 
 
 def test_the_questions_titles_are_its_capitalized_runs_holding_a_word_of_polarity() -> None:

@@ -8,11 +8,7 @@ import pytest
 
 from quotebound.agent.gate import meaning
 from quotebound.agent.gate.claims import QuoteSpan
-
-
-def quotes(*lines: str) -> list[QuoteSpan]:
-    return [QuoteSpan("doc.md", f"p.1 L{i + 1}-L{i + 1}", line, line) for i, line in enumerate(lines)]
-
+from tests.unit.gate.conftest import quotes
 
 ENGINE = "The V-Strom 1000 is a dual-sport motorcycle with a 996 cc V-twin engine."
 DIVIDEND = "The Directors have declared a final dividend of AU 18 cents per share for the year ended 30 June 2019."
