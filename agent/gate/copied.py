@@ -11,45 +11,23 @@ two values. An answer giving both sides' words (it names the disagreement) takes
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterator
-from functools import lru_cache
-from typing import Final
 
-from quotebound.agent.core.contracts import Locator
 from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.inputs import GateInputs
 from quotebound.agent.gate.slot_copy import COPIED_SIDE, COPIED_WORDS, swapped
+from quotebound.agent.gate.slot_copy import words as _words
 from quotebound.agent.gate.slot_occurrence import Occurrence, occurrences
 from quotebound.agent.gate.slot_words import is_content
-from quotebound.agent.gate.stated import Evidence, Stated, source_quote_sentences, split_sentences
-
-_WORD: Final = re.compile(r"\w+")
-
-
-@lru_cache(maxsize=16384)
-def _words(text: str) -> tuple[str, ...]:
-    """A sentence's words, casefolded; cached, since every draft reads the same bundle lines."""
-    return tuple(w.casefold() for w in _WORD.findall(text))
+from quotebound.agent.gate.stated import Evidence, Stated, readable_sentences, source_quote_sentences
 
 
 def _lines(inputs: GateInputs) -> Iterator[tuple[str, int, int, str]]:
-    """(source, page, line, sentence) of every readable line of the resolved evidence, each line once."""
-    seen: set[tuple[str, int, int]] = set()
-    for bundle in inputs.bundles:
-        try:
-            span = Locator.parse(bundle.locator)
-        except ValueError:
-            continue
-        for offset, text in enumerate(bundle.text.split("\n")):
-            where = (bundle.source_id, span.page, span.line_start + offset)
-            if where in seen or where in inputs.flagged:
-                continue
-            seen.add(where)
-            for sentence in split_sentences(text):
-                if len(_words(sentence)) >= COPIED_WORDS:
-                    yield bundle.source_id, span.page, span.line_start + offset, sentence
+    """(source, page, line, sentence) of every readable sentence of the resolved evidence long enough to be a copy."""
+    for where in readable_sentences(inputs.bundles, inputs.flagged):
+        if len(_words(where[3])) >= COPIED_WORDS:
+            yield where
 
 
 def _value(sentence: str, span: tuple[int, int]) -> Occurrence | None:

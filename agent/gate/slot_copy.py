@@ -17,6 +17,8 @@ households": the run stops at 160), so they stay apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from quotebound.agent.gate.slot_occurrence import Occurrence
@@ -26,11 +28,13 @@ COPIED_WORDS: Final = 10  # words it repeats in all, both sides together
 _WORD: Final = re.compile(r"\w+")
 
 
-def _words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
+@lru_cache(maxsize=16384)
+def words(text: str) -> tuple[str, ...]:
+    """A sentence's words, casefolded; cached, since every draft reads the same bundle lines."""
+    return tuple(w.casefold() for w in _WORD.findall(text))
 
 
-def _common_prefix(x: list[str], y: list[str]) -> int:
+def _common_prefix(x: Sequence[str], y: Sequence[str]) -> int:
     n = 0
     for a, b in zip(x, y, strict=False):
         if a != b:
@@ -52,7 +56,7 @@ def shared_around(a: Occurrence, b: Occurrence) -> tuple[int, int]:
     """The words `a`'s and `b`'s sentences repeat right before their values (counted back from them) and right after
     (counted on from them), word for word, casefolded; punctuation between words is not compared."""
     left_a, left_b = _left(a), _left(b)
-    right_a, right_b = _words(a.sentence[a.end :]), _words(b.sentence[b.end :])
+    right_a, right_b = words(a.sentence[a.end :]), words(b.sentence[b.end :])
     return _common_prefix(left_a[::-1], left_b[::-1]), _common_prefix(right_a, right_b)
 
 
@@ -80,16 +84,16 @@ def swapped(a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
     right = _common_prefix(wa[::-1], wb[::-1])
     if right < COPIED_SIDE:
         return None
+    end_a, end_b = len(wa) - right, len(wb) - right
     best: tuple[int, int, int] | None = None
     for i in range(1, SWAP_WORDS + 1):
         for j in range(1, SWAP_WORDS + 1):
-            end_a, end_b = len(wa) - right, len(wb) - right
             if end_a - i < 0 or end_b - j < 0:
                 continue
             left = _common_prefix(wa[: end_a - i][::-1], wb[: end_b - j][::-1])
             if best is None or left > best[0]:
                 best = (left, i, j)
-    if best is None or right < COPIED_SIDE or best[0] < COPIED_SIDE or best[0] + right < COPIED_WORDS:
+    if best is None or best[0] < COPIED_SIDE or best[0] + right < COPIED_WORDS:
         return None
     _, i, j = best
     first_a, last_a = ta[len(wa) - right - i], ta[len(wa) - right - 1]
@@ -99,4 +103,4 @@ def swapped(a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return (first_a.start(), last_a.end()), (first_b.start(), last_b.end())
 
 
-__all__ = ["COPIED_SIDE", "COPIED_WORDS", "SWAP_WORDS", "copied_frame", "shared_around", "swapped"]
+__all__ = ["COPIED_SIDE", "COPIED_WORDS", "SWAP_WORDS", "copied_frame", "shared_around", "swapped", "words"]

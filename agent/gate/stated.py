@@ -278,6 +278,18 @@ def evidence_values(
 ) -> Iterator[Evidence]:
     """Every value of every readable line of the resolved evidence, each distinct line once (with `wanted`, only
     in sentences containing one of those letter runs)."""
+    for source_id, page, line, sentence in readable_sentences(bundles, flagged):
+        if wanted is not None:
+            folded = sentence.casefold()
+            if not any(n in folded for n in wanted):
+                continue
+        for o in _source_occurrences(sentence, names):
+            yield Evidence(source_id, page, line, o)
+
+
+def readable_sentences(bundles: Iterable[EvidenceBundle], flagged: FlaggedLines) -> Iterator[tuple[str, int, int, str]]:
+    """(source, page, line, sentence) of every sentence of every readable line of the resolved evidence: each
+    distinct line once, none flagged as instructional, and none of a bundle whose locator cannot be read."""
     seen: set[tuple[str, int, int]] = set()
     for bundle in bundles:
         try:
@@ -291,12 +303,7 @@ def evidence_values(
                 continue
             seen.add(where)
             for sentence in _source_sentences(text):
-                if wanted is not None:
-                    folded = sentence.casefold()
-                    if not any(n in folded for n in wanted):
-                        continue
-                for o in _source_occurrences(sentence, names):
-                    yield Evidence(bundle.source_id, span.page, span.line_start + offset, o)
+                yield (*where, sentence)
 
 
 def agrees(value_text: str, occurrence: Occurrence, tolerance_pct: float) -> bool:
@@ -319,6 +326,7 @@ __all__ = [
     "locate",
     "needles",
     "quote_sentences",
+    "readable_sentences",
     "source_quote_sentences",
     "split_sentences",
     "stated_values",
