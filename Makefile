@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline bench clean
+.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline eval-licenses bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,15 @@ eval: eval-store
 eval-baseline: eval-store
 	$(EVAL_RUN) --out $(EVAL_DIR)/baseline || true
 	cp $(EVAL_DIR)/baseline/report.json $(BASELINE)
+
+# The blind golden set over real documents (examples/licenses, no policy file): a measure, not a regression
+# check, so no baseline; the default gate (evals/gates/default.yaml) still applies and may fail it.
+# Reports: $(EVAL_DIR)/licenses/report/report.{json,md,html}.
+eval-licenses: install
+	rm -rf $(EVAL_DIR)/licenses/store
+	$(BIN)/quotebound ingest examples/licenses --store $(EVAL_DIR)/licenses/store >/dev/null
+	$(BIN)/quotebound eval run evals/golden/licenses.yaml --store $(EVAL_DIR)/licenses/store \
+		--out $(EVAL_DIR)/licenses/report
 
 eval-store: install
 	rm -rf $(EVAL_DIR)/store
