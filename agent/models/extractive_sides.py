@@ -43,7 +43,8 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def _names_subject(text: str, names: frozenset[str]) -> bool:
+def names_subject(text: str, names: frozenset[str]) -> bool:
+    """The line names the question's subject in full: every word of its name (`subject_names`) is a word of it."""
     return bool(names) and names <= {normalize(w) for w in _words(text)}
 
 
@@ -155,13 +156,13 @@ def _unconfirmed_by_its_page(question: Question, top: Scored, pool: LinePool) ->
 def _names_differ(question: Question, top: Line, others: list[Line]) -> bool:
     noun = asked_noun(question)
     names = subject_names(question)
-    if noun is None or not _names_subject(top.text, names):
+    if noun is None or not names_subject(top.text, names):
         return False
     mine = _name_before(top.text, noun)
     if mine is None:
         return False
     for line in others:
-        if not _names_subject(line.text, names):
+        if not names_subject(line.text, names):
             continue
         theirs = _name_before(line.text, noun)
         if theirs is not None and theirs.lower() != mine.lower():
