@@ -30,6 +30,7 @@ from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
 
 _WORD: Final = re.compile(r"\w+")
+_HYPHENATED: Final = re.compile(r"\w+(?:[-'’]\w+)+")
 _CAPITAL_RUN: Final = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,3})$")
 # The auxiliaries that end the asked noun phrase of a "what/which <noun> ..." question ("What political party was").
 _AUXILIARY: Final = frozenset(
@@ -44,8 +45,10 @@ def _words(text: str) -> list[str]:
 
 
 def names_subject(text: str, names: frozenset[str]) -> bool:
-    """The line names the question's subject in full: every word of its name (`subject_names`) is a word of it."""
-    return bool(names) and names <= {normalize(w) for w in _words(text)}
+    """The line names the question's subject in full: every word of its name (`subject_names`, which keeps a
+    hyphenated name whole: "King-Hall") is a word of it."""
+    words = {normalize(w.lower()) for w in (*_WORD.findall(text), *_HYPHENATED.findall(text))}
+    return bool(names) and names <= words
 
 
 def asked_noun(question: Question) -> str | None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
-from quotebound.agent.models.extractive_sides import asked_noun, disputed
+from quotebound.agent.models.extractive_sides import asked_noun, disputed, names_subject
+from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import Value, analyze, is_page_chrome
 
 
@@ -109,3 +110,9 @@ def test_a_what_noun_line_the_subject_s_own_page_shares_no_word_with_disputes_it
     assert disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, page)))
     cricket = "Tom Reyes (cricketer) Tom Reyes is a former cricket player and commentator."
     assert not disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, cricket)))
+
+
+def test_a_hyphenated_name_is_named_in_full() -> None:
+    names = subject_names(analyze("When was Admiral Kerr-Lyle born?"))
+    assert names_subject("Admiral Kerr-Lyle was born at sea.", names)
+    assert not names_subject("Admiral Kerr was born at sea.", names)
