@@ -42,6 +42,7 @@ from quotebound.agent.models.extractive_calc import (
     plan_two_operands,
     split_operands,
 )
+from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_lines import (
     Index,
     Line,
@@ -52,6 +53,7 @@ from quotebound.agent.models.extractive_lines import (
     choose,
     identifiers,
     rank,
+    same_subject,
 )
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import disputed
@@ -154,18 +156,23 @@ class ExtractiveModel:
                 return self._operand_facts(question, pool, *planned)
             if question.op in ("difference", "share"):  # a quoted line is no answer to "how much more" or "A's share"
                 return []
-        chosen = choose(rank(question, index, pool, self.t), question, self.t)
+        ranked = rank(question, index, pool, self.t)
+        chosen = choose(ranked, question, self.t)
         if not chosen and question.op == "sum":
             planned = plan_two_operands(question, pool, budget, self.t)
             return self._operand_facts(question, pool, *planned) if planned is not None else []
         if disputed(question, chosen, pool):
             return []  # another document gives its own, different answer: never state one side silently
+        if chosen and (top_named := named(question, chosen[0])) is not None:
+            chosen = [top_named, *chosen[1:]]
+        sides = other_sides(question, ranked, chosen, self.t)
         facts = [quote_fact(question, s, pool) for s in chosen]
+        facts += [side_fact(question, chosen[0], s, pool) for s in sides]
         top = chosen[0] if chosen else None
         if top is None or top.value is None or question.period is None or not top.converts:
             return facts
         tolerance = self.t.conflict_tolerance_pct
-        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in chosen):
+        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in [*chosen, *sides]):
             return facts  # never derive a figure from disputed operands: the conflict is the answer
         plan = convert(budget, top, question.period)
         # the quotes give the other rate: without the conversion they do not answer the question
@@ -231,6 +238,16 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
         confidence=_confidence(scored.coverage, secondary),
         secondary_only=secondary,
     )
+
+
+def side_fact(question: Question, top: Scored, side: Scored, pool: LinePool) -> Fact:
+    """Another document's own answer (`extractive_documents`). It shares the best line's key, and so is listed with
+    it as a conflict, only when both lines make their claim about the same thing; a line about another thing of the
+    same name ("Marina High School (San Leandro, California)") is that thing's answer, shown beside the best one."""
+    fact = quote_fact(question, side, pool)
+    if same_subject(side.line.text, top.line.text, question.words):
+        return fact
+    return fact.model_copy(update={"key": None})
 
 
 def row_text(question: Question, row: str, header: str) -> str | None:
