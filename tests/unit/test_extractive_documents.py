@@ -6,7 +6,7 @@ from __future__ import annotations
 from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_lines import Line, Scored, Thresholds
 from quotebound.agent.models.extractive_predicate import predicate_name
-from quotebound.agent.models.extractive_text import Value, analyze
+from quotebound.agent.models.extractive_text import Value, analyze, value_differs
 
 
 def scored(source_id: str, text: str, value: str | None, kind: str = "year", score: float = 1.0) -> Scored:
@@ -77,3 +77,9 @@ def test_sides_name_the_subject_in_full() -> None:
     unnamed = analyze("When was the library opened?")  # no name: lines sharing "library" may be about anything
     other = scored("b.txt", "The library opened in 1958.", "1958")
     assert other_sides(unnamed, [top, other], [top], Thresholds()) == []
+
+
+def test_years_differ_exactly_amounts_within_the_tolerance() -> None:
+    assert value_differs(Value("1885", "year", 0), Value("1902", "year", 0), 1.0)
+    assert not value_differs(Value("1902", "year", 0), Value("1902", "year", 0), 1.0)
+    assert not value_differs(Value("$1,885", "money", 0), Value("$1,902", "money", 0), 1.0)
