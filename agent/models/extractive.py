@@ -250,6 +250,16 @@ def side_fact(question: Question, top: Scored, side: Scored, pool: LinePool) -> 
     return fact.model_copy(update={"key": None})
 
 
+def entity_answers(facts: list[Fact]) -> str:
+    """Level 1 when other documents answer for other things of the question's name (facts `side_fact` left
+    unkeyed): each document's value, none chosen over another; "" when there are none."""
+    quoted = [f for f in facts if f.calc is None and f.value and f.support]
+    if len(quoted) < 2 or not any(f.key is None for f in quoted[1:]):
+        return ""
+    says = ", ".join(f"{f.support[0].source_id} says {f.value}" for f in quoted)
+    return f"The documents answer for different things of this name: {says}; each quote says which it describes."
+
+
 def row_text(question: Question, row: str, header: str) -> str | None:
     """A table row as `column: cell` pairs, the columns the question asks about first: "Square feet: 1,180
     (Unit: 4B, Building: 4, ...)". Header words come from the same document; no figure is added."""
@@ -463,6 +473,9 @@ def assemble(
         why = "no quote in the available documents answers the question"
     elif conflicts:
         level1, level2 = _conflict_levels(conflicts[0], facts, pool)
+        why = ""
+    elif entity_answers(facts):
+        level1, level2 = entity_answers(facts), _quotes(facts, pool)
         why = ""
     else:
         derived = next((f for f in facts if f.calc is not None), None)

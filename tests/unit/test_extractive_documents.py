@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from quotebound.agent.core.contracts import Fact, Support
+from quotebound.agent.models.extractive import entity_answers
 from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_lines import Line, Scored, Thresholds
 from quotebound.agent.models.extractive_predicate import predicate_name
@@ -83,3 +85,20 @@ def test_years_differ_exactly_amounts_within_the_tolerance() -> None:
     assert value_differs(Value("1885", "year", 0), Value("1902", "year", 0), 1.0)
     assert not value_differs(Value("1902", "year", 0), Value("1902", "year", 0), 1.0)
     assert not value_differs(Value("$1,885", "money", 0), Value("$1,902", "money", 0), 1.0)
+
+
+def _fact(source_id: str, value: str, key: str | None) -> Fact:
+    quote = f"The Harbour Library opened in {value}."
+    return Fact(
+        text=quote, support=[Support(source_id=source_id, locator="p.1 L1-L1", quote=quote)], key=key, value=value
+    )
+
+
+def test_answers_for_other_things_of_the_name_are_given_each_by_its_document() -> None:
+    facts = [_fact("a.txt", "1921", "harbour library opened"), _fact("b.txt", "1958", None)]
+    level1 = entity_answers(facts)
+    assert "a.txt says 1921" in level1 and "b.txt says 1958" in level1
+    assert level1.startswith("The documents answer for different things of this name")
+    assert entity_answers(facts[:1]) == ""
+    keyed = [facts[0], _fact("b.txt", "1958", "harbour library opened")]  # one thing: a conflict, listed apart
+    assert entity_answers(keyed) == ""
