@@ -4,8 +4,9 @@ Parke and starring Fannie Ward", asked who directed the film.
 A line about a film, a book or a building names many people and places; the first name in it ("American", "The
 Yellow Ticket") is rarely the one asked for. The question's words that are not its subject's name ("directed",
 "married", "architect") are what the line must say of the answer, so the name read is the one standing right after
-such a word, directly or through "by" / "to" (the agent of a passive, the object of "married to"). Names made only
-of the subject's own words are the subject, not an answer.
+such a word, directly or through "by" / "to" (the agent of a passive, the object of "married to"); a capitalized
+word qualifying a noun ("by American country music artist Mark Wills") is passed over for the name after it.
+Names made only of the subject's own words are the subject, not an answer.
 """
 
 from __future__ import annotations
@@ -42,6 +43,23 @@ def _name_at(tokens: list[str], i: int) -> tuple[int, int] | None:
     return i, end
 
 
+def _modifies(tokens: list[str], end: int) -> bool:
+    """The name ending at `end` is followed by a lowercase content word: it qualifies a noun ("American country
+    music artist"), it names no one."""
+    after = tokens[end] if end < len(tokens) else ""
+    return after.isalpha() and after.islower() and after not in STOPWORDS
+
+
+def _next_capital(tokens: list[str], start: int) -> int:
+    """The first capitalized token within `_MAX_NAME` lowercase words of `start` (len(tokens) when none)."""
+    for i in range(start, min(len(tokens), start + _MAX_NAME)):
+        if _capital(tokens[i]):
+            return i
+        if not (tokens[i].isalpha() and tokens[i].islower()):
+            break
+    return len(tokens)
+
+
 def predicate_name(question: Question, line_text: str) -> Value | None:
     """The name right after a question word that is not the subject's name (see the module's doc), or None."""
     names = subject_names(question)
@@ -55,6 +73,8 @@ def predicate_name(question: Question, line_text: str) -> Value | None:
             continue
         at = i + 1 + (i + 1 < len(tokens) and tokens[i + 1].lower() in _LINKS)
         found = _name_at(tokens, at)
+        if found is not None and _modifies(tokens, found[1]):
+            found = _name_at(tokens, _next_capital(tokens, found[1]))  # "by American country artist Mark Wills"
         if found is None:
             continue
         first, end = found

@@ -98,7 +98,14 @@ def test_answers_for_other_things_of_the_name_are_given_each_by_its_document() -
     facts = [_fact("a.txt", "1921", "harbour library opened"), _fact("b.txt", "1958", None)]
     level1 = entity_answers(facts)
     assert "a.txt says 1921" in level1 and "b.txt says 1958" in level1
-    assert level1.startswith("The documents answer for different things of this name")
+    assert level1.startswith("The documents give different answers for this name")
     assert entity_answers(facts[:1]) == ""
     keyed = [facts[0], _fact("b.txt", "1958", "harbour library opened")]  # one thing: a conflict, listed apart
     assert entity_answers(keyed) == ""
+
+
+def test_a_capitalized_qualifier_is_passed_over_for_the_name_after_it() -> None:
+    question = analyze('Who painted "The Quiet Harbour"?')
+    found = predicate_name(question, "The Quiet Harbour is a seascape painted by Irish marine painter Mary Doyle.")
+    assert found is not None and found.text == "Mary Doyle"
+    assert predicate_name(question, "The Quiet Harbour was painted by Irish masons long ago.") is None
