@@ -257,7 +257,7 @@ def entity_answers(facts: list[Fact]) -> str:
     if len(quoted) < 2 or not any(f.key is None for f in quoted[1:]):
         return ""
     says = ", ".join(f"{f.support[0].source_id} says {f.value}" for f in quoted)
-    return f"The documents answer for different things of this name: {says}; each quote says which it describes."
+    return f"The documents give different answers for this name: {says}; each quote states which it describes."
 
 
 def row_text(question: Question, row: str, header: str) -> str | None:
@@ -337,7 +337,10 @@ def find_conflicts(facts: list[Fact], budget: ToolBudget, t: Thresholds) -> list
         if not any(value_differs(v, values[0], t.conflict_tolerance_pct) for v in values[1:]):
             continue
         listed = [_conflict_value(f) for f in group]
-        conflicts.append(Conflict(key=key, values=listed, delta=_delta(values, budget), notes=_CONFLICT_NOTE))
+        # a delta only between values that are amounts whole: "11" read from "11 November 1993" is a day, not one
+        whole = all(v.text == (f.value or "").strip() for v, f in zip(values, group, strict=True))
+        delta = _delta(values, budget) if whole else ""
+        conflicts.append(Conflict(key=key, values=listed, delta=delta, notes=_CONFLICT_NOTE))
     return conflicts
 
 

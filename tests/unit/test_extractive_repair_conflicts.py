@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from quotebound.agent.core.contracts import Fact, Support
+from quotebound.agent.models.extractive import find_conflicts
+from quotebound.agent.models.extractive_calc import ToolBudget
+from quotebound.agent.models.extractive_lines import Thresholds
 from quotebound.agent.models.extractive_repair import conflict_values, with_conflict_values
 
 PAIR = (
@@ -43,3 +48,15 @@ def test_a_fact_takes_the_named_value_only_when_its_quote_states_it() -> None:
     assert with_conflict_values([unstated], values)[0].value == "Irish"
     elsewhere = _fact("b.txt", "The Harbour Library stands in Lakeport.", "Harbour")
     assert with_conflict_values([elsewhere], values)[0].value == "Harbour"
+
+
+def test_dates_listed_as_a_conflict_get_no_figure_delta() -> None:
+    facts = [
+        Fact(text="a", support=[Support(source_id="a.txt", locator="p.1 L1-L1", quote="Born 11 November 1993.")],
+             key="born", value="11 November 1993"),
+        Fact(text="b", support=[Support(source_id="b.txt", locator="p.1 L1-L1", quote="Born 13 June 1998.")],
+             key="born", value="13 June 1998"),
+    ]  # fmt: skip
+    budget = cast(ToolBudget, None)  # never called: no delta is computed for dates
+    [conflict] = find_conflicts(facts, budget, Thresholds())
+    assert [v.value for v in conflict.values] == ["11 November 1993", "13 June 1998"] and conflict.delta == ""
