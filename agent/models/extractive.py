@@ -56,7 +56,7 @@ from quotebound.agent.models.extractive_lines import (
     same_subject,
 )
 from quotebound.agent.models.extractive_repair import repair_facts
-from quotebound.agent.models.extractive_sides import disputed
+from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_ask, table_facts
 from quotebound.agent.models.extractive_text import (
     Question,
@@ -166,13 +166,17 @@ class ExtractiveModel:
         if chosen and (top_named := named(question, chosen[0])) is not None:
             chosen = [top_named, *chosen[1:]]
         sides = other_sides(question, ranked, chosen, self.t)
+        # a copy elsewhere gives another value in the answer's place: never state one side silently
+        copies = copy_sides(chosen, pool, self.t.conflict_tolerance_pct)
         facts = [quote_fact(question, s, pool) for s in chosen]
+        facts += [quote_fact(question, s, pool) for s in copies if s.line.key != chosen[0].line.key]
         facts += [side_fact(question, chosen[0], s, pool) for s in sides]
         top = chosen[0] if chosen else None
         if top is None or top.value is None or question.period is None or not top.converts:
             return facts
         tolerance = self.t.conflict_tolerance_pct
-        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in [*chosen, *sides]):
+        read = [*chosen, *sides, *copies]
+        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in read):
             return facts  # never derive a figure from disputed operands: the conflict is the answer
         plan = convert(budget, top, question.period)
         # the quotes give the other rate: without the conversion they do not answer the question

@@ -20,6 +20,7 @@ a word of the question is not read as an answer (its sentence must name the ques
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from difflib import SequenceMatcher
@@ -27,7 +28,15 @@ from typing import Final
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
+from quotebound.agent.models.extractive_text import (
+    STOPWORDS,
+    Question,
+    Value,
+    extract_values,
+    kind_class,
+    normalize,
+    value_differs,
+)
 
 _WORD: Final = re.compile(r"\w+")
 _HYPHENATED: Final = re.compile(r"\w+(?:[-'’]\w+)+")
@@ -112,6 +121,38 @@ def disputed(question: Question, chosen: list[Scored], pool: LinePool) -> bool:
     if any(_stretch_differs(top.line.text, line.text, marks) for line in others):
         return True
     return _names_differ(question, top.line, others) or _unconfirmed_by_its_page(question, top, pool)
+
+
+def _alike(a: Value, b: Value) -> bool:
+    """Values of one class; a bare four-digit number is read as a year or a number by its context alone."""
+    classes = {kind_class(a.kind), kind_class(b.kind)}
+    return len(classes) == 1 or classes == {"year", "number"}
+
+
+def copy_sides(chosen: list[Scored], pool: LinePool, tolerance_pct: float) -> list[Scored]:
+    """When the chosen lines give one value (none lists a disagreement with it already): a line giving
+    that value and its copy in another document with another value in its place ("Built in 1920, it is one of
+    ..." / "Built in 1875, it is one of ..."), each valued as it reads there; [] when there is none."""
+    if not chosen or chosen[0].value is None or chosen[0].value.kind == "entity":
+        return []
+    top = chosen[0]
+    assert top.value is not None
+    others = [s.value for s in chosen[1:] if s.value is not None]
+    if any(value_differs(v, top.value, tolerance_pct) for v in others):
+        return []  # the answer lists a disagreement already
+    value_words = frozenset(normalize(w) for w in _words(top.value.text))
+    for line in [line for line in pool.lines.values() if top.value.text in line.text]:
+        words = set(_words(line.text))
+        for other in pool.lines.values():
+            if other.source_id == line.source_id or len(words & set(_words(other.text))) < _MIN_SHARED:
+                continue
+            if not _stretch_differs(line.text, other.text, value_words):
+                continue
+            theirs = [v for v in extract_values(other.text) if v.text not in line.text and _alike(v, top.value)]
+            if theirs:
+                mine = dataclasses.replace(top, line=line)
+                return [mine, dataclasses.replace(top, line=other, value=theirs[0])]
+    return []
 
 
 def _opens_with(text: str, names: frozenset[str]) -> bool:
