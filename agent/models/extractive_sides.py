@@ -16,6 +16,9 @@ reader would, for that document's own answer to the same question, and abstains 
 
 A document that gives no answer of its own is no disagreement, and a line about another entity that merely shares
 a word of the question is not read as an answer (its sentence must name the question's subject in full).
+
+Where the value can be shown rather than withheld, it is listed instead (`copy_sides`): a line giving the answer's
+value whose copy in another document has another value in its place is listed beside the answer as a conflict.
 """
 
 from __future__ import annotations
