@@ -42,6 +42,7 @@ from quotebound.agent.models.extractive_calc import (
     plan_two_operands,
     split_operands,
 )
+from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_lines import (
     Index,
     Line,
@@ -52,9 +53,10 @@ from quotebound.agent.models.extractive_lines import (
     choose,
     identifiers,
     rank,
+    same_subject,
 )
 from quotebound.agent.models.extractive_repair import repair_facts
-from quotebound.agent.models.extractive_sides import disputed
+from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_ask, table_facts
 from quotebound.agent.models.extractive_text import (
     Question,
@@ -154,18 +156,27 @@ class ExtractiveModel:
                 return self._operand_facts(question, pool, *planned)
             if question.op in ("difference", "share"):  # a quoted line is no answer to "how much more" or "A's share"
                 return []
-        chosen = choose(rank(question, index, pool, self.t), question, self.t)
+        ranked = rank(question, index, pool, self.t)
+        chosen = choose(ranked, question, self.t)
         if not chosen and question.op == "sum":
             planned = plan_two_operands(question, pool, budget, self.t)
             return self._operand_facts(question, pool, *planned) if planned is not None else []
         if disputed(question, chosen, pool):
             return []  # another document gives its own, different answer: never state one side silently
+        if chosen and (top_named := named(question, chosen[0])) is not None:
+            chosen = [top_named, *chosen[1:]]
+        sides = other_sides(question, ranked, chosen, self.t)
+        # a copy elsewhere gives another value in the answer's place: never state one side silently
+        copies = copy_sides(chosen, pool, self.t.conflict_tolerance_pct)
         facts = [quote_fact(question, s, pool) for s in chosen]
+        facts += [quote_fact(question, s, pool) for s in copies if s.line.key != chosen[0].line.key]
+        facts += [side_fact(question, chosen[0], s, pool) for s in sides]
         top = chosen[0] if chosen else None
         if top is None or top.value is None or question.period is None or not top.converts:
             return facts
         tolerance = self.t.conflict_tolerance_pct
-        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in chosen):
+        read = [*chosen, *sides, *copies]
+        if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in read):
             return facts  # never derive a figure from disputed operands: the conflict is the answer
         plan = convert(budget, top, question.period)
         # the quotes give the other rate: without the conversion they do not answer the question
@@ -231,6 +242,26 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
         confidence=_confidence(scored.coverage, secondary),
         secondary_only=secondary,
     )
+
+
+def side_fact(question: Question, top: Scored, side: Scored, pool: LinePool) -> Fact:
+    """Another document's own answer (`extractive_documents`). It shares the best line's key, and so is listed with
+    it as a conflict, only when both lines make their claim about the same thing; a line about another thing of the
+    same name ("Marina High School (San Leandro, California)") is that thing's answer, shown beside the best one."""
+    fact = quote_fact(question, side, pool)
+    if same_subject(side.line.text, top.line.text, question.words):
+        return fact
+    return fact.model_copy(update={"key": None})
+
+
+def entity_answers(facts: list[Fact]) -> str:
+    """Level 1 when other documents answer for other things of the question's name (facts `side_fact` left
+    unkeyed): each document's value, none chosen over another; "" when there are none."""
+    quoted = [f for f in facts if f.calc is None and f.value and f.support]
+    if len(quoted) < 2 or not any(f.key is None for f in quoted[1:]):
+        return ""
+    says = ", ".join(f"{f.support[0].source_id} says {f.value}" for f in quoted)
+    return f"The documents give different answers for this name: {says}; each quote states which it describes."
 
 
 def row_text(question: Question, row: str, header: str) -> str | None:
@@ -310,7 +341,10 @@ def find_conflicts(facts: list[Fact], budget: ToolBudget, t: Thresholds) -> list
         if not any(value_differs(v, values[0], t.conflict_tolerance_pct) for v in values[1:]):
             continue
         listed = [_conflict_value(f) for f in group]
-        conflicts.append(Conflict(key=key, values=listed, delta=_delta(values, budget), notes=_CONFLICT_NOTE))
+        # a delta only between values that are amounts whole: "11" read from "11 November 1993" is a day, not one
+        whole = all(v.text == (f.value or "").strip() for v, f in zip(values, group, strict=True))
+        delta = _delta(values, budget) if whole else ""
+        conflicts.append(Conflict(key=key, values=listed, delta=delta, notes=_CONFLICT_NOTE))
     return conflicts
 
 
@@ -446,6 +480,9 @@ def assemble(
         why = "no quote in the available documents answers the question"
     elif conflicts:
         level1, level2 = _conflict_levels(conflicts[0], facts, pool)
+        why = ""
+    elif entity_answers(facts):
+        level1, level2 = entity_answers(facts), _quotes(facts, pool)
         why = ""
     else:
         derived = next((f for f in facts if f.calc is not None), None)

@@ -70,6 +70,38 @@ def _stated_values(message: str) -> list[str]:
     return list(dict.fromkeys([*quoted, *(v.text for v in extract_values(message))]))
 
 
+_REF = r"(\S+) (p\.\d+ L\d+(?:-L\d+)?)"
+_VALUE_BEFORE_REF = re.compile(rf"'([^'\n]{{1,120}})' \({_REF}\)")  # 'New Orleans' (b.txt p.1 L3-L3)
+_REF_STATES_VALUE = re.compile(rf"{_REF} states '([^'\n]{{1,120}})'")  # b.txt p.1 L3-L3 states 'New Orleans'
+
+
+def conflict_values(findings: list[str]) -> dict[tuple[str, str], str]:
+    """The value a conflict finding reads at each place it names, (source_id, locator) -> value: the gate reads
+    the slot's value from the sentence ("'Miami, Florida' (a.txt p.1 L1-L1)"), where the draft's own reading of
+    a line may be another value of it. The first value named for a place is kept."""
+    found: dict[tuple[str, str], str] = {}
+    for message in findings:
+        if not _CONFLICT.search(message) or "same subject" not in message:
+            continue
+        pairs = [(m.start(), (m[2], m[3]), m[1]) for m in _VALUE_BEFORE_REF.finditer(message)]
+        pairs += [(m.start(), (m[1], m[2]), m[3]) for m in _REF_STATES_VALUE.finditer(message)]
+        for _, ref, value in sorted(pairs):
+            found.setdefault(ref, value.strip())
+    return found
+
+
+def with_conflict_values(facts: list[Fact], values: dict[tuple[str, str], str]) -> list[Fact]:
+    """Each quoted fact valued as a conflict finding reads its place, when its quote states that value."""
+    out: list[Fact] = []
+    for fact in facts:
+        first = fact.support[0] if fact.support and fact.calc is None else None
+        value = values.get((first.source_id, first.locator)) if first is not None else None
+        if first is not None and value and value in first.quote and value != fact.value:
+            fact = fact.model_copy(update={"value": value})
+        out.append(fact)
+    return out
+
+
 def _local_text(pool: LinePool, source_id: str, locator: str) -> str | None:
     span = Locator.parse(locator)
     lines = [pool.lines.get((source_id, span.page, n)) for n in range(span.line_start, span.line_end + 1)]
@@ -191,4 +223,4 @@ def repair_facts(
         text = clean(support.quote) or support.quote.strip()
         facts.append(Fact(text=text, support=[support], key=key, value=value, coverage=0.0))
         cited.add((support.source_id, support.locator))
-    return facts
+    return with_conflict_values(facts, conflict_values(findings))

@@ -16,10 +16,14 @@ reader would, for that document's own answer to the same question, and abstains 
 
 A document that gives no answer of its own is no disagreement, and a line about another entity that merely shares
 a word of the question is not read as an answer (its sentence must name the question's subject in full).
+
+Where the value can be shown rather than withheld, it is listed instead (`copy_sides`): a line giving the answer's
+value whose copy in another document has another value in its place is listed beside the answer as a conflict.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from difflib import SequenceMatcher
@@ -27,9 +31,18 @@ from typing import Final
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
+from quotebound.agent.models.extractive_text import (
+    STOPWORDS,
+    Question,
+    Value,
+    extract_values,
+    kind_class,
+    normalize,
+    value_differs,
+)
 
 _WORD: Final = re.compile(r"\w+")
+_HYPHENATED: Final = re.compile(r"\w+(?:[-'’]\w+)+")
 _CAPITAL_RUN: Final = re.compile(r"((?:[A-Z][\w'’-]*\s+){1,3})$")
 # The auxiliaries that end the asked noun phrase of a "what/which <noun> ..." question ("What political party was").
 _AUXILIARY: Final = frozenset(
@@ -43,8 +56,11 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def _names_subject(text: str, names: frozenset[str]) -> bool:
-    return bool(names) and names <= {normalize(w) for w in _words(text)}
+def names_subject(text: str, names: frozenset[str]) -> bool:
+    """The line names the question's subject in full: every word of its name (`subject_names`, which keeps a
+    hyphenated name whole: "King-Hall") is a word of it."""
+    words = {normalize(w.lower()) for w in (*_WORD.findall(text), *_HYPHENATED.findall(text))}
+    return bool(names) and names <= words
 
 
 def asked_noun(question: Question) -> str | None:
@@ -110,6 +126,38 @@ def disputed(question: Question, chosen: list[Scored], pool: LinePool) -> bool:
     return _names_differ(question, top.line, others) or _unconfirmed_by_its_page(question, top, pool)
 
 
+def _alike(a: Value, b: Value) -> bool:
+    """Values of one class; a bare four-digit number is read as a year or a number by its context alone."""
+    classes = {kind_class(a.kind), kind_class(b.kind)}
+    return len(classes) == 1 or classes == {"year", "number"}
+
+
+def copy_sides(chosen: list[Scored], pool: LinePool, tolerance_pct: float) -> list[Scored]:
+    """When the chosen lines give one value (none lists a disagreement with it already): a line giving
+    that value and its copy in another document with another value in its place ("Built in 1920, it is one of
+    ..." / "Built in 1875, it is one of ..."), each valued as it reads there; [] when there is none."""
+    if not chosen or chosen[0].value is None or chosen[0].value.kind == "entity":
+        return []
+    top = chosen[0]
+    assert top.value is not None
+    others = [s.value for s in chosen[1:] if s.value is not None]
+    if any(value_differs(v, top.value, tolerance_pct) for v in others):
+        return []  # the answer lists a disagreement already
+    value_words = frozenset(normalize(w) for w in _words(top.value.text))
+    for line in [line for line in pool.lines.values() if top.value.text in line.text]:
+        words = set(_words(line.text))
+        for other in pool.lines.values():
+            if other.source_id == line.source_id or len(words & set(_words(other.text))) < _MIN_SHARED:
+                continue
+            if not _stretch_differs(line.text, other.text, value_words):
+                continue
+            theirs = [v for v in extract_values(other.text) if v.text not in line.text and _alike(v, top.value)]
+            if theirs:
+                mine = dataclasses.replace(top, line=line)
+                return [mine, dataclasses.replace(top, line=other, value=theirs[0])]
+    return []
+
+
 def _opens_with(text: str, names: frozenset[str]) -> bool:
     """The line opens with the subject's name: its first words, function words aside, are the name's words."""
     head = [normalize(w) for w in _words(text) if w not in STOPWORDS][: len(names)]
@@ -155,13 +203,13 @@ def _unconfirmed_by_its_page(question: Question, top: Scored, pool: LinePool) ->
 def _names_differ(question: Question, top: Line, others: list[Line]) -> bool:
     noun = asked_noun(question)
     names = subject_names(question)
-    if noun is None or not _names_subject(top.text, names):
+    if noun is None or not names_subject(top.text, names):
         return False
     mine = _name_before(top.text, noun)
     if mine is None:
         return False
     for line in others:
-        if not _names_subject(line.text, names):
+        if not names_subject(line.text, names):
             continue
         theirs = _name_before(line.text, noun)
         if theirs is not None and theirs.lower() != mine.lower():

@@ -320,6 +320,8 @@ def pick_value(values: list[Value], kind: str | None) -> Value | None:
 
 def value_differs(a: Value, b: Value, tolerance_pct: float) -> bool:
     x, y = a.number(), b.number()
+    if "year" in (a.kind, b.kind):
+        tolerance_pct = 0.0  # a year is a point in time, not an amount: 1% would make 1885 and 1902 one year
     if x is not None and y is not None:
         scale = max(abs(x), abs(y))
         return scale > 0 and abs(x - y) > scale * Decimal(str(tolerance_pct)) / 100

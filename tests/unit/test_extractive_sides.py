@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
-from quotebound.agent.models.extractive_sides import asked_noun, disputed
+from quotebound.agent.models.extractive_sides import asked_noun, copy_sides, disputed, names_subject
+from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import Value, analyze, is_page_chrome
 
 
@@ -109,3 +110,26 @@ def test_a_what_noun_line_the_subject_s_own_page_shares_no_word_with_disputes_it
     assert disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, page)))
     cricket = "Tom Reyes (cricketer) Tom Reyes is a former cricket player and commentator."
     assert not disputed(question, [answer], _lines(("a.txt", 7, mention), ("b.txt", 1, cricket)))
+
+
+def test_a_hyphenated_name_is_named_in_full() -> None:
+    names = subject_names(analyze("When was Admiral Kerr-Lyle born?"))
+    assert names_subject("Admiral Kerr-Lyle was born at sea.", names)
+    assert not names_subject("Admiral Kerr was born at sea.", names)
+
+
+def test_a_copy_with_another_value_in_the_answers_place_is_listed_beside_it() -> None:
+    answer = "The old pier was rebuilt in 1931 to replace the first one."
+    mine = "Rebuilt in 1931, the pier is one of the longest wooden piers on the northern coast of the bay."
+    theirs = mine.replace("1931", "1908")
+    lines = pool(("a.txt", answer), ("a.txt", mine), ("b.txt", theirs))
+    top = scored("a.txt", answer, "1931")
+    sides = copy_sides([top], lines, 1.0)
+    assert [(s.line.source_id, s.value.text if s.value else None) for s in sides] == [
+        ("a.txt", "1931"),
+        ("b.txt", "1908"),
+    ]
+    agreeing = pool(("a.txt", answer), ("a.txt", mine), ("b.txt", mine))
+    assert copy_sides([top], agreeing, 1.0) == []
+    listed = [top, scored("c.txt", "The pier was rebuilt in 1908.", "1908")]  # a disagreement is listed already
+    assert copy_sides(listed, lines, 1.0) == []
