@@ -91,7 +91,7 @@ class ExtractiveModel:
         self._search(question, pool, request.bundles, budget)
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
-        index = build_index(question, pool)
+        index = build_index(question, pool, request.meaning, self.t.meaning_floor)
         facts: list[Fact] = []
         unknown_share = len(index.unknown) / max(1, len(question.words))
         if index.weights and unknown_share <= self.t.max_unknown_fraction:
