@@ -157,6 +157,12 @@ class Question:
         return " ".join(sorted(words))
 
 
+def is_acronym(raw: str) -> bool:
+    """NASA, LLC, and their plurals (RVs, IDs): capitals a document often spells out in words."""
+    stem = raw[:-1] if len(raw) > 2 and raw.endswith("s") else raw
+    return raw.isalpha() and stem.isupper() and 2 <= len(stem) <= 6
+
+
 def asks_polarity(text: str) -> bool:
     """A question opening with an auxiliary ("Is ...", "Does ...", "May ...") asks yes or no: a "when" or "who"
     further on ("Is X allowed when electing directors?") opens a clause, not the value asked for."""
@@ -188,7 +194,7 @@ def analyze(text: str) -> Question:
             continue
         words.append(word)
         spelled.append(raw)
-        if raw.isalpha() and raw.isupper() and 2 <= len(raw) <= 6:
+        if is_acronym(raw):
             acronyms.add(word)
     return Question(
         text,

@@ -153,3 +153,9 @@ def test_a_question_opening_with_an_auxiliary_asks_yes_or_no_not_the_kind_of_a_l
     text: str, kind: str | None
 ) -> None:
     assert analyze(text).kind == kind
+
+
+def test_an_acronym_and_its_plural_are_acronyms_a_capitalized_word_is_not() -> None:
+    question = analyze("Are RVs or an LLC allowed in Parking?")
+    assert {"rvs", "llc"} <= question.acronyms
+    assert "parking" not in question.acronyms
