@@ -412,7 +412,10 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
         candidates = [line for line in candidates if all(w in tokens(line.text) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
-    return sorted(good, key=lambda s: (-s.score, s.line.source_id, s.line.page, s.line.line_no))
+    # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
+    # record that answers governs, however closely the retelling echoes the question's words.
+    secondary = {line.source_id for line in candidates if pool.provenance.get(line.source_id) == "secondary"}
+    return sorted(good, key=lambda s: (s.line.source_id in secondary, -s.score, s.line.key))
 
 
 def _agreeing(scored: Scored, value: Value) -> Scored:
