@@ -42,6 +42,7 @@ from quotebound.agent.models.extractive_calc import (
     plan_two_operands,
     split_operands,
 )
+from quotebound.agent.models.extractive_frame import read_frames
 from quotebound.agent.models.extractive_lines import (
     Index,
     Line,
@@ -92,6 +93,9 @@ class ExtractiveModel:
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
         index = build_index(question, pool, request.meaning, self.t.meaning_floor)
+        if read_frames(question, index, pool, budget, self.t):
+            pool.settle_exclusions()
+            index = build_index(question, pool, request.meaning, self.t.meaning_floor)
         facts: list[Fact] = []
         unknown_share = len(index.unknown) / max(1, len(question.words))
         if index.weights and unknown_share <= self.t.max_unknown_fraction:

@@ -61,6 +61,9 @@ class Thresholds:
     header_fetches: int = 2  # table rows whose header the model fetches with quote_fetch
     header_reach: int = 40  # how many lines above such a row it reads (within quote_fetch's span limit)
     conflict_tolerance_pct: float = 1.0
+    frame_fetches: int = 2  # best unframed lines whose lines above (up to their heading) the model fetches
+    frame_reach: int = 12  # how many lines above such a line it reads
+    frame_gap: float = 0.2  # how far below min_coverage a line may score and still be worth framing
     meaning_floor: float = 0.6  # embedder cosine from which a line word stands in for a question word
 
 
