@@ -3,14 +3,14 @@
 A sentence in a section often leaves its subject to the heading ("### Building 4 deck repairs" ... "The special
 assessment is due on June 1, 2025."). Retrieval and search return lines, not the lines between them, and a line's
 heading is read only through an unbroken run of read lines (`LinePool.context_text`). For the few best lines that
-could answer but whose heading was not reached, the model fetches the lines above them with `quote_fetch`, so
+could answer but whose heading was not reached, when no line answers yet, the model fetches the lines above them with `quote_fetch`, so
 their heading frames them (at the context credit), as a reader glances up to the section title.
 """
 
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_calc import ToolBudget
-from quotebound.agent.models.extractive_lines import Index, Line, LinePool, Thresholds, score_line
+from quotebound.agent.models.extractive_lines import Index, Line, LinePool, Thresholds, rank, score_line
 from quotebound.agent.models.extractive_text import Question, is_heading
 
 
@@ -32,6 +32,8 @@ def read_frames(question: Question, index: Index, pool: LinePool, budget: ToolBu
     spare = budget.left - (t.reserved_calls if question.op or question.period else 0)
     if spare <= 0 or t.frame_fetches <= 0:
         return False
+    if rank(question, index, pool, t):
+        return False  # a line answers already: the calls are kept (and the answer is the gate's to judge)
     scored = [score_line(question, index, pool, line, t) for line in pool.candidates()]
     near = [s for s in scored if s.coverage >= t.min_coverage - t.frame_gap and not _framed(pool, s.line)]
     near.sort(key=lambda s: (-s.score, s.line.key))

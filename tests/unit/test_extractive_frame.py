@@ -61,3 +61,11 @@ def test_no_fetch_without_spare_calls() -> None:
     budget = FakeBudget(calls=0)
     assert not read_frames(question, build_index(question, pool), pool, budget, Thresholds())
     assert budget.asked == []
+
+
+def test_no_fetch_when_a_line_answers_already() -> None:
+    question = analyze("When is the assessment due?")
+    pool = _pool()
+    budget = FakeBudget(calls=3)
+    assert not read_frames(question, build_index(question, pool), pool, budget, Thresholds())
+    assert budget.asked == []
