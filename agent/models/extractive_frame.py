@@ -2,9 +2,9 @@
 
 A sentence in a section often leaves its subject to the heading ("### Building 4 deck repairs" ... "The special
 assessment is due on June 1, 2025."). Retrieval and search return lines, not the lines between them, and a line's
-heading is read only through an unbroken run of read lines (`LinePool.context_text`). For the few best lines that
-could answer but whose heading was not reached, when no line answers yet, the model fetches the lines above them with `quote_fetch`, so
-their heading frames them (at the context credit), as a reader glances up to the section title.
+heading is read only through an unbroken run of read lines (`LinePool.context_text`). When no line answers yet,
+for the few best lines that could answer but whose heading was not reached, the model fetches the lines above them
+with `quote_fetch`, so their heading frames them (at the context credit), as a reader glances up to the title.
 """
 
 from __future__ import annotations
