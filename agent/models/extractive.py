@@ -54,6 +54,7 @@ from quotebound.agent.models.extractive_lines import (
     identifiers,
     rank,
 )
+from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import disputed
 from quotebound.agent.models.extractive_table import table_ask, table_facts
@@ -99,7 +100,9 @@ class ExtractiveModel:
         facts: list[Fact] = []
         unknown_share = len(index.unknown) / max(1, len(question.words))
         if index.weights and unknown_share <= self.t.max_unknown_fraction:
-            facts = self._answer_facts(question, index, pool, budget)
+            parts = clauses(question.text) if question.op is None else None
+            joint = self._part_facts(parts, pool, request) if parts is not None else []
+            facts = joint or self._answer_facts(question, index, pool, budget)
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
 
@@ -174,6 +177,25 @@ class ExtractiveModel:
         plan = convert(budget, top, question.period)
         # the quotes give the other rate: without the conversion they do not answer the question
         return [*facts, calc_fact(question, plan, chosen)] if plan is not None else []
+
+    def _part_facts(self, parts: tuple[str, str], pool: LinePool, request: DraftInput) -> list[Fact]:
+        """Each part of a joint question answered by its own best line; nothing unless both parts are."""
+        facts: list[Fact] = []
+        for text in parts:
+            part = analyze(text)
+            index = build_index(part, pool, request.meaning, self.t.meaning_floor)
+            ranked = rank(part, index, pool, self.t)
+            used = {(f.support[0].source_id, f.support[0].locator) for f in facts}
+            # the second part asks something else: a line the first part used answers it only if no other does
+            fresh = [s for s in ranked if (s.line.source_id, s.line.locator) not in used]
+            chosen = choose(fresh or ranked, part, self.t)
+            # a part the sources disagree on, or one answered only through a conversion, takes the whole path
+            if len(chosen) != 1 or disputed(part, chosen, pool) or chosen[0].converts:
+                return []
+            fact = quote_fact(part, chosen[0], pool)
+            if all(f.support[0] != fact.support[0] for f in facts):
+                facts.append(fact)
+        return facts
 
     def _operand_facts(
         self, question: Question, pool: LinePool, plan: CalcPlan, subs: tuple[Question, Question]
