@@ -249,7 +249,7 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     header = pool.header_row(line)
     text = row_text(question, line.text, header.text) if header is not None else None
     return Fact(
-        text=text or clean(line.text) or line.text.strip(),
+        text=text or _unwrapped(clean(line.text)) or line.text.strip(),
         support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
         coverage=min(1.0, scored.coverage),
         key=key,
@@ -257,6 +257,11 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
         confidence=_confidence(scored.coverage, secondary),
         secondary_only=secondary,
     )
+
+
+def _unwrapped(text: str) -> str:
+    """A sentence wrapped over lines, read on one line (the quote keeps its line breaks)."""
+    return " ".join(text.split()) if "\n" in text else text
 
 
 def row_text(question: Question, row: str, header: str) -> str | None:
@@ -375,7 +380,7 @@ def _quotes(facts: list[Fact], pool: LinePool) -> str:
     sentences: list[str] = []
     for fact in facts:
         for s in fact.support:
-            quote = s.quote.strip()
+            quote = _unwrapped(s.quote.strip())
             end = "" if quote.endswith((".", "!", "?")) else "."
             sentence = f'{s.source_id} {s.locator} states: "{quote}"{end}'
             if sentence not in sentences:

@@ -18,6 +18,7 @@ from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
+from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
     CHANGE_DOWN,
@@ -101,6 +102,7 @@ class Line:
     page: int
     line_no: int
     text: str
+    line_end: int = 0  # a sentence wrapped over lines ends here (0: the unit is one line)
 
     @property
     def key(self) -> LineKey:
@@ -108,7 +110,7 @@ class Line:
 
     @property
     def locator(self) -> str:
-        return str(Locator(page=self.page, line_start=self.line_no, line_end=self.line_no))
+        return str(Locator(page=self.page, line_start=self.line_no, line_end=max(self.line_no, self.line_end)))
 
 
 @dataclass
@@ -185,7 +187,19 @@ class LinePool:
             if is_heading(line.text) or self.is_header_row(line):
                 continue
             found.append(line)
-        return found
+        return self._sentences(found)
+
+    def _sentences(self, lines: list[Line]) -> list[Line]:
+        """Hard-wrapped prose as its sentences (`extractive_sentences`), each line's other uses unchanged."""
+        units: list[Line] = []
+        by_page: dict[tuple[str, int], list[Line]] = {}
+        for line in lines:
+            by_page.setdefault((line.source_id, line.page), []).append(line)
+        for (source_id, page), page_lines in by_page.items():
+            for run in runs([(line.line_no, line.text) for line in page_lines]):
+                for first, last, text in sentences(run):
+                    units.append(Line(source_id, page, first, text, last if last != first else 0))
+        return units
 
     def is_header_row(self, line: Line) -> bool:
         below = self.lines.get((line.source_id, line.page, line.line_no + 1))
