@@ -94,17 +94,24 @@ class ExtractiveModel:
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
         index = build_index(question, pool, request.meaning, self.t.meaning_floor)
-        if read_frames(question, index, pool, budget, self.t):
+        facts = self._facts(question, index, pool, budget, request)
+        # no answer yet: glance up to the section headings of the best lines, then read again
+        if not facts and read_frames(question, index, pool, budget, self.t):
             pool.settle_exclusions()
             index = build_index(question, pool, request.meaning, self.t.meaning_floor)
-        facts: list[Fact] = []
-        unknown_share = len(index.unknown) / max(1, len(question.words))
-        if index.weights and unknown_share <= self.t.max_unknown_fraction:
-            parts = clauses(question.text) if question.op is None else None
-            joint = self._part_facts(parts, pool, request) if parts is not None else []
-            facts = joint or self._answer_facts(question, index, pool, budget)
+            facts = self._facts(question, index, pool, budget, request)
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
+
+    def _facts(
+        self, question: Question, index: Index, pool: LinePool, budget: ToolBudget, request: DraftInput
+    ) -> list[Fact]:
+        unknown_share = len(index.unknown) / max(1, len(question.words))
+        if not index.weights or unknown_share > self.t.max_unknown_fraction:
+            return []
+        parts = clauses(question.text) if question.op is None else None
+        joint = self._part_facts(parts, pool, request) if parts is not None else []
+        return joint or self._answer_facts(question, index, pool, budget)
 
     def _search(self, question: Question, pool: LinePool, bundles: list[EvidenceBundle], budget: ToolBudget) -> None:
         """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle
