@@ -5,7 +5,9 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from quotebound.agent.core.contracts import Draft
-from quotebound.agent.models.base import DraftInput
+from quotebound.agent.core.errors import OperatorError
+from quotebound.agent.gate.paraphrase import paraphrase_scorer
+from quotebound.agent.models.base import DraftInput, Meaning
 from quotebound.agent.runs.trace import result_summary
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.deadline import call_with_deadline
@@ -14,6 +16,16 @@ from quotebound.graphs.faults import model_fault, tool_fault
 from quotebound.graphs.names import Node
 from quotebound.graphs.state import RunState, ToolCall
 from quotebound.tools.registry import ALL_TOOLS, REPAIR_TOOLS, ToolCallRecord, ToolRegistry
+
+
+def _meaning(ctx: RunContext) -> Meaning | None:
+    """The store's meaning embedder for the model's paraphrase reading (the gate's own cached scorer: the words
+    both read are embedded once); None for a hashing embedder or one that cannot be opened."""
+    try:
+        scorer = paraphrase_scorer(ctx.store.embedder)
+    except (OperatorError, OSError):
+        return None
+    return scorer if isinstance(scorer, Meaning) else None
 
 
 def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
@@ -29,6 +41,7 @@ def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
         findings=findings,
         previous=previous.model_copy(deep=True) if previous is not None else None,
         max_tool_calls=ctx.settings.attempts.max_tool_calls,
+        meaning=_meaning(ctx),
     )
 
 

@@ -7,12 +7,20 @@ call). Its output is a `Draft`, which the gate then checks from scratch.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from quotebound.agent.core.contracts import Draft, EvidenceBundle, GateStatus
 from quotebound.tools.registry import ToolRegistry
+
+
+@runtime_checkable
+class Meaning(Protocol):
+    """The shipped embedder's L2-normalized vectors of short texts (cached): how a model reads paraphrase."""
+
+    def vectors(self, texts: Sequence[str]) -> list[Any]: ...
 
 
 class DraftInput(BaseModel):
@@ -26,6 +34,8 @@ class DraftInput(BaseModel):
     findings: list[str] = Field(default_factory=list, description="gate findings to repair, as readable messages")
     previous: Draft | None = Field(default=None, description="the draft that failed the gate (repair only)")
     max_tool_calls: int = Field(default=12, ge=0, le=100)
+    # Not part of any record: a handle on the store's meaning embedder (None for a hashing one, or in tests).
+    meaning: Meaning | None = Field(default=None, exclude=True, description="word vectors for paraphrase")
 
 
 @runtime_checkable

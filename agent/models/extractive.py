@@ -43,6 +43,7 @@ from quotebound.agent.models.extractive_calc import (
     split_operands,
 )
 from quotebound.agent.models.extractive_documents import named, other_sides
+from quotebound.agent.models.extractive_frame import read_frames
 from quotebound.agent.models.extractive_lines import (
     Index,
     Line,
@@ -55,6 +56,7 @@ from quotebound.agent.models.extractive_lines import (
     rank,
     same_subject,
 )
+from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_ask, table_facts
@@ -93,13 +95,25 @@ class ExtractiveModel:
         self._search(question, pool, request.bundles, budget)
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
-        index = build_index(question, pool)
-        facts: list[Fact] = []
-        unknown_share = len(index.unknown) / max(1, len(question.words))
-        if index.weights and unknown_share <= self.t.max_unknown_fraction:
-            facts = self._answer_facts(question, index, pool, budget)
+        index = build_index(question, pool, request.meaning, self.t.meaning_floor)
+        facts = self._facts(question, index, pool, budget, request)
+        # no answer yet: glance up to the section headings of the best lines, then read again
+        if not facts and read_frames(question, index, pool, budget, self.t):
+            pool.settle_exclusions()
+            index = build_index(question, pool, request.meaning, self.t.meaning_floor)
+            facts = self._facts(question, index, pool, budget, request)
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
+
+    def _facts(
+        self, question: Question, index: Index, pool: LinePool, budget: ToolBudget, request: DraftInput
+    ) -> list[Fact]:
+        unknown_share = len(index.unknown) / max(1, len(question.words))
+        if not index.weights or unknown_share > self.t.max_unknown_fraction:
+            return []
+        parts = clauses(question.text) if question.op is None else None
+        joint = self._part_facts(parts, pool, request) if parts is not None else []
+        return joint or self._answer_facts(question, index, pool, budget)
 
     def _search(self, question: Question, pool: LinePool, bundles: list[EvidenceBundle], budget: ToolBudget) -> None:
         """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle
@@ -182,6 +196,25 @@ class ExtractiveModel:
         # the quotes give the other rate: without the conversion they do not answer the question
         return [*facts, calc_fact(question, plan, chosen)] if plan is not None else []
 
+    def _part_facts(self, parts: tuple[str, str], pool: LinePool, request: DraftInput) -> list[Fact]:
+        """Each part of a joint question answered by its own best line; nothing unless both parts are."""
+        facts: list[Fact] = []
+        for text in parts:
+            part = analyze(text)
+            index = build_index(part, pool, request.meaning, self.t.meaning_floor)
+            ranked = rank(part, index, pool, self.t)
+            used = {(f.support[0].source_id, f.support[0].locator) for f in facts}
+            # the second part asks something else: a line the first part used answers it only if no other does
+            fresh = [s for s in ranked if (s.line.source_id, s.line.locator) not in used]
+            chosen = choose(fresh or ranked, part, self.t)
+            # a part the sources disagree on, or one answered only through a conversion, takes the whole path
+            if len(chosen) != 1 or disputed(part, chosen, pool) or chosen[0].converts:
+                return []
+            fact = quote_fact(part, chosen[0], pool)
+            if all(f.support[0] != fact.support[0] for f in facts):
+                facts.append(fact)
+        return facts
+
     def _operand_facts(
         self, question: Question, pool: LinePool, plan: CalcPlan, subs: tuple[Question, Question]
     ) -> list[Fact]:
@@ -234,7 +267,7 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     header = pool.header_row(line)
     text = row_text(question, line.text, header.text) if header is not None else None
     return Fact(
-        text=text or clean(line.text) or line.text.strip(),
+        text=text or _unwrapped(clean(line.text)) or line.text.strip(),
         support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
         coverage=min(1.0, scored.coverage),
         key=key,
@@ -262,6 +295,11 @@ def entity_answers(facts: list[Fact]) -> str:
         return ""
     says = ", ".join(f"{f.support[0].source_id} says {f.value}" for f in quoted)
     return f"The documents give different answers for this name: {says}; each quote states which it describes."
+
+
+def _unwrapped(text: str) -> str:
+    """A sentence wrapped over lines, read on one line (the quote keeps its line breaks)."""
+    return " ".join(text.split()) if "\n" in text else text
 
 
 def row_text(question: Question, row: str, header: str) -> str | None:
@@ -383,7 +421,7 @@ def _quotes(facts: list[Fact], pool: LinePool) -> str:
     sentences: list[str] = []
     for fact in facts:
         for s in fact.support:
-            quote = s.quote.strip()
+            quote = _unwrapped(s.quote.strip())
             end = "" if quote.endswith((".", "!", "?")) else "."
             sentence = f'{s.source_id} {s.locator} states: "{quote}"{end}'
             if sentence not in sentences:

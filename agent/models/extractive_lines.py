@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
+from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
+from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
     CHANGE_DOWN,
@@ -59,6 +62,10 @@ class Thresholds:
     header_fetches: int = 2  # table rows whose header the model fetches with quote_fetch
     header_reach: int = 40  # how many lines above such a row it reads (within quote_fetch's span limit)
     conflict_tolerance_pct: float = 1.0
+    frame_fetches: int = 2  # best unframed lines whose lines above (up to their heading) the model fetches
+    frame_reach: int = 12  # how many lines above such a line it reads
+    frame_gap: float = 0.2  # how far below min_coverage a line may score and still be worth framing
+    meaning_floor: float = 0.6  # embedder cosine from which a line word stands in for a question word
 
 
 # --- Exclusions -----------------------------------------------------------------------------------------
@@ -95,6 +102,7 @@ class Line:
     page: int
     line_no: int
     text: str
+    line_end: int = 0  # a sentence wrapped over lines ends here (0: the unit is one line)
 
     @property
     def key(self) -> LineKey:
@@ -102,7 +110,7 @@ class Line:
 
     @property
     def locator(self) -> str:
-        return str(Locator(page=self.page, line_start=self.line_no, line_end=self.line_no))
+        return str(Locator(page=self.page, line_start=self.line_no, line_end=max(self.line_no, self.line_end)))
 
 
 @dataclass
@@ -179,7 +187,19 @@ class LinePool:
             if is_heading(line.text) or self.is_header_row(line):
                 continue
             found.append(line)
-        return found
+        return self._sentences(found)
+
+    def _sentences(self, lines: list[Line]) -> list[Line]:
+        """Hard-wrapped prose as its sentences (`extractive_sentences`), each line's other uses unchanged."""
+        units: list[Line] = []
+        by_page: dict[tuple[str, int], list[Line]] = {}
+        for line in lines:
+            by_page.setdefault((line.source_id, line.page), []).append(line)
+        for (source_id, page), page_lines in by_page.items():
+            for run in runs([(line.line_no, line.text) for line in page_lines]):
+                for first, last, text in sentences(run):
+                    units.append(Line(source_id, page, first, text, last if last != first else 0))
+        return units
 
     def is_header_row(self, line: Line) -> bool:
         below = self.lines.get((line.source_id, line.page, line.line_no + 1))
@@ -289,26 +309,35 @@ class Index:
     weights: dict[str, float]  # idf of every known question word
     unknown: tuple[str, ...]  # question words no readable line mentions
     unknown_weight: float  # each unknown word still counts in the denominator, at the mean known weight
+    senses: Senses = field(default_factory=dict)  # question word -> line words close to it in meaning
+    reworded: tuple[str, ...] = ()  # question words no line spells but some line says in other words
 
 
-def build_index(question: Question, pool: LinePool) -> Index:
+def build_index(question: Question, pool: LinePool, meaning: Meaning | None = None, floor: float = 1.0) -> Index:
     lines = pool.candidates()
     line_tokens = [tokens(line.text) for line in lines]
     context_tokens = set().union(*(tokens(pool.context_text(line)) for line in lines)) if lines else set()
+    found = senses(question.words, set().union(*line_tokens, context_tokens), meaning, floor)
     n = len(lines)
     weights: dict[str, float] = {}
     unknown: list[str] = []
+    reworded: list[str] = []
     # a rate word ("yearly") is as common as the lines that state any rate, however they spell it
     rate_df = sum(1 for line in lines if period_of(line.text) is not None)
     for word in question.words:
         df = rate_df if word in question.period_words else sum(1 for toks in line_tokens if word in toks)
         if df == 0 and word not in question.period_words and word not in context_tokens:
+            if word in found:
+                reworded.append(word)
+                continue
             if word not in question.acronyms:  # an acronym no line spells out is neutral, not missing
                 unknown.append(word)
             continue
         weights[word] = math.log((n + 1) / (df + 1)) + 1.0
     mean = sum(weights.values()) / len(weights) if weights else 0.0
-    return Index(weights, tuple(unknown), mean)
+    # a word said only in other words weighs what an unknown word weighs: rewording can add coverage, never take it
+    weights.update(dict.fromkeys(reworded, mean))
+    return Index(weights, tuple(unknown), mean, found, tuple(reworded))
 
 
 def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: Thresholds) -> Scored:
@@ -332,8 +361,9 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
             covered += weight * credit
         elif word in line_toks:
             covered += weight
-        elif word in context_toks:
-            covered += weight * t.context_credit
+        else:
+            framed = t.context_credit if word in context_toks else 0.0
+            covered += weight * max(framed, sense_credit(word, line_toks, index.senses, t.meaning_floor))
     coverage = covered / total if total else 0.0
     own = content_tokens(line.text)
     focus = len(own & set(question.words)) / len(own) if own else 0.0
@@ -377,6 +407,14 @@ def stated_for_subject(question: Question, scored: Scored) -> bool:
     return clause is None or bool(asked & tokens(clause))
 
 
+def says_enough(question: Question, index: Index, line: Line, t: Thresholds) -> bool:
+    """The unknown-word limit, judged for one line: a word no line spells counts as known only for a line that
+    says it in other words ("which company" is answered by a line naming an LLC, not by a line naming none)."""
+    line_toks = tokens(line.text)
+    unsaid = [w for w in index.reworded if not line_toks & index.senses.get(w, {}).keys()]
+    return (len(index.unknown) + len(unsaid)) / max(1, len(question.words)) <= t.max_unknown_fraction
+
+
 def identifiers(question: Question) -> frozenset[str]:
     """Question words mixing letters and digits ("4b", "c-12"): they name one thing, so they are never optional."""
     return frozenset(w for w in question.words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w))
@@ -390,8 +428,11 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
     if named:
         candidates = [line for line in candidates if all(w in tokens(line.text) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
-    good = [s for s in scored if answers(question, s, t)]
-    return sorted(good, key=lambda s: (-s.score, s.line.source_id, s.line.page, s.line.line_no))
+    good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
+    # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
+    # record that answers governs, however closely the retelling echoes the question's words.
+    secondary = {line.source_id for line in candidates if pool.provenance.get(line.source_id) == "secondary"}
+    return sorted(good, key=lambda s: (s.line.source_id in secondary, -s.score, s.line.key))
 
 
 def _agreeing(scored: Scored, value: Value) -> Scored:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
+from quotebound.agent.gate.question_words import AUXILIARIES
+
 # --- Question analysis ------------------------------------------------------------------------------------
 
 STOPWORDS: Final = frozenset(
@@ -155,9 +157,22 @@ class Question:
         return " ".join(sorted(words))
 
 
+def is_acronym(raw: str) -> bool:
+    """NASA, LLC, and their plurals (RVs, IDs): capitals a document often spells out in words."""
+    stem = raw[:-1] if len(raw) > 2 and raw.endswith("s") else raw
+    return raw.isalpha() and stem.isupper() and 2 <= len(stem) <= 6
+
+
+def asks_polarity(text: str) -> bool:
+    """A question opening with an auxiliary ("Is ...", "Does ...", "May ...") asks yes or no: a "when" or "who"
+    further on ("Is X allowed when electing directors?") opens a clause, not the value asked for."""
+    first = _TOKEN.search(text)
+    return first is not None and first.group().lower().replace("’", "'") in AUXILIARIES
+
+
 def analyze(text: str) -> Question:
     lowered = text.lower()
-    kind = next((k for k in _KIND_ORDER if cue(lowered, f"kind:{k}")), None)
+    kind = None if asks_polarity(text) else next((k for k in _KIND_ORDER if cue(lowered, f"kind:{k}")), None)
     if kind in (None, "amount") and _NAMED_NUMBER.search(lowered):
         kind = "identifier"  # "the account number", "which number to call": a number that names, not a count
     period = next((p for p in PERIODS if cue(lowered, f"period:{p}")), None)
@@ -179,7 +194,7 @@ def analyze(text: str) -> Question:
             continue
         words.append(word)
         spelled.append(raw)
-        if raw.isalpha() and raw.isupper() and 2 <= len(raw) <= 6:
+        if is_acronym(raw):
             acronyms.add(word)
     return Question(
         text,

@@ -138,3 +138,24 @@ def test_a_saved_pages_menu_is_no_answer() -> None:
     assert is_page_chrome(chrome)
     assert not is_page_chrome("Jimmy Ryan (born 6 September 1975) is an English former footballer.")
     assert not is_page_chrome("Contact us for navigation help.")  # two phrases are not a menu
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Is cumulative voting allowed when electing directors?", None),
+        ("Does an owner need approval before changing who maintains the deck?", None),
+        ("When is the annual meeting held?", "date"),
+        ("Who is the treasurer?", "entity"),
+    ],
+)
+def test_a_question_opening_with_an_auxiliary_asks_yes_or_no_not_the_kind_of_a_later_clause(
+    text: str, kind: str | None
+) -> None:
+    assert analyze(text).kind == kind
+
+
+def test_an_acronym_and_its_plural_are_acronyms_a_capitalized_word_is_not() -> None:
+    question = analyze("Are RVs or an LLC allowed in Parking?")
+    assert {"rvs", "llc"} <= question.acronyms
+    assert "parking" not in question.acronyms

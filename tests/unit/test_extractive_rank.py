@@ -1,0 +1,25 @@
+"""The extractive model's ranking of answering lines: a document of record before a secondary retelling."""
+
+from __future__ import annotations
+
+from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank
+from quotebound.agent.models.extractive_text import analyze
+
+
+def _pool(*texts: str) -> LinePool:
+    pool = LinePool()
+    for n, text in enumerate(texts, start=1):
+        pool.add(Line("rules.md", 1, n, text))
+    return pool
+
+
+def test_a_primary_source_that_answers_comes_before_a_closer_secondary_retelling() -> None:
+    question = analyze("Must dogs be leashed in the Common Area?")
+    pool = _pool("In the Common Area of the Property, every dog must be leashed by its owner at all times.")
+    pool.add(Line("newsletter.md", 1, 1, "Dogs must be leashed in the Common Area."))
+    pool.provenance.update({"rules.md": "primary", "newsletter.md": "secondary"})
+    ranked = rank(question, build_index(question, pool), pool, Thresholds())
+    assert [s.line.source_id for s in ranked] == ["rules.md", "newsletter.md"]
+    pool.provenance["rules.md"] = "secondary"  # two retellings: the closer one first
+    ranked = rank(question, build_index(question, pool), pool, Thresholds())
+    assert ranked[0].score >= ranked[1].score
