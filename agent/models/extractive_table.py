@@ -51,9 +51,6 @@ _FORM: Final = tokens(
     "percentage percent average mean ratio share proportion sum combined amount value figure year years fiscal fy "
     "respectively net"
 )
-# Averages are computed only when this is on: the benchmark's own reading of "unsupported" (evals/datasets/outcome.py
-# UNIT_CONSTANTS) does not yet take the count of an average ("/ 2") as arithmetic, as the gate does.
-_AVERAGES: Final = False
 _HEADING_REACH: Final = 40  # table rows read above a row for its headings
 _MIN_LABEL_SHARE: Final = 0.5  # of a label's words, the share the question must use
 
@@ -90,7 +87,7 @@ def table_ask(question: Question) -> TableAsk | None:
         return None  # "the difference between 2018 and 2019": which is taken from which is not said
     if change and len(years) == 2 and not average:
         return TableAsk("change", years)
-    if average and _AVERAGES and len(years) >= 2 and not change:
+    if average and len(years) >= 2 and not change:
         low, high = sorted(int(y) for y in years)
         spanned = tuple(str(y) for y in range(low, high + 1)) if len(years) == 2 and high - low <= 10 else years
         return TableAsk("average", spanned)  # "from 2017 to 2019", "between 2017-2019": every year of the span

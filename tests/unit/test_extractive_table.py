@@ -60,6 +60,9 @@ def _facts(question: str) -> list[Any]:
         ("What was the percentage change in Modules from 2018 to 2019?", "pct_change", ("2018", "2019")),
         ("What is the difference between Modules in 2018 and 2019?", None, ()),  # which from which is not said
         ("What is the total of Modules in 2018 and 2019?", None, ()),
+        ("What was the average Modules from 2017 to 2019?", "average", ("2017", "2018", "2019")),
+        ("What was the average Modules for 2018 and 2019?", "average", ("2018", "2019")),
+        ("What was the average change in Modules from 2017 to 2019?", None, ()),
         ("What was the change in Modules in 2018/2019?", None, ()),  # a fiscal year across two
         ("Who sells Modules?", None, ()),
     ],
@@ -84,6 +87,13 @@ def test_a_change_and_a_percentage_change_are_computed_or_read_from_a_change_col
     assert read.value == "(24)%"
     (computed,) = _facts("What was the percentage change in Modules from 2017 to 2019?")  # no column for both
     assert computed.calc is not None and computed.calc.expr.startswith("round((1,460,116 - 806,398)")
+
+
+def test_an_average_is_the_mean_of_the_years_asked_computed_by_calc() -> None:
+    (mean,) = _facts("What was the average Modules from 2017 to 2019?")
+    assert mean.calc is not None and mean.calc.expr == "(806,398 + 502,001 + 1,460,116) / 3"
+    assert mean.value == recompute(mean.calc.expr) and mean.text.startswith("The average is")
+    assert _facts("What was the average Systems from 2017 to 2019?") == []  # a dashed cell: no mean of two
 
 
 @pytest.mark.parametrize(
