@@ -55,7 +55,8 @@ from quotebound.agent.models.extractive_lines import (
 )
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import disputed
-from quotebound.agent.models.extractive_table import table_ask, table_facts
+from quotebound.agent.models.extractive_table import table_facts
+from quotebound.agent.models.extractive_table_ask import table_ask
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,

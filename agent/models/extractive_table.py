@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, YEAR, table_ask
 from quotebound.agent.models.extractive_text import (
-    CHANGE_DOWN,
-    CHANGE_EITHER,
-    CHANGE_UP,
     STOPWORDS,
     Question,
     is_table_row,
@@ -33,7 +31,6 @@ from quotebound.agent.models.extractive_text import (
     tokens,
 )
 
-Op = Literal["value", "change", "pct_change", "average"]
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -41,10 +38,7 @@ _MONTH = (
 _DATE: Final = re.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?!\d)(?:st|nd|rd|th)?,?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={_MONTH}\b)"
 )
-_YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d,]|\.\d)")
 _FIGURE: Final = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$")
-_CHANGE_WORDS: Final = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
-_DIFFERENCE_WORDS: Final = tokens("difference differences differ")
 # Words of a question that ask for a derived figure or name its form, never a row: what the row is named by is the
 # rest ("the percentage change in the total long-lived assets": total, long, lived, asset).
 _FORM: Final = tokens(
@@ -56,44 +50,9 @@ _MIN_LABEL_SHARE: Final = 0.5  # of a label's words, the share the question must
 
 
 @dataclass(frozen=True)
-class TableAsk:
-    op: Op
-    years: tuple[str, ...]  # the years asked, in the order written
-
-
-@dataclass(frozen=True)
 class Column:
     heading: str
     years: frozenset[str]
-
-
-def table_ask(question: Question) -> TableAsk | None:
-    """What a question asks of a table, when it names years (module docstring)."""
-    text = question.text.lower()
-    years = tuple(dict.fromkeys(_YEAR.findall(question.text)))
-    if not years or re.search(r"\b(?:19|20)\d\d\s*[/–-]\s*(?:19|20)?\d\d\b", question.text):
-        return None  # "2018/2019", "2017-2019": a fiscal year or a range is not read here
-    words = set(tokens(text))
-    percentage = re.search(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)", text) is not None
-    difference = bool(words & _DIFFERENCE_WORDS)
-    change = bool(words & _CHANGE_WORDS) or difference
-    average = re.search(r"\baverage\b", text) is not None
-    derived = re.search(r"\b(?:total|sum|ratio|proportion|share|combined|respectively|times)\b", text)
-    if percentage and len(years) == 2:
-        return TableAsk("pct_change", years)
-    if percentage or derived or (question.op is not None and not change):
-        return None
-    if difference and not words & _CHANGE_WORDS:
-        return None  # "the difference between 2018 and 2019": which is taken from which is not said
-    if change and len(years) == 2 and not average:
-        return TableAsk("change", years)
-    if average and len(years) >= 2 and not change:
-        low, high = sorted(int(y) for y in years)
-        spanned = tuple(str(y) for y in range(low, high + 1)) if len(years) == 2 and high - low <= 10 else years
-        return TableAsk("average", spanned)  # "from 2017 to 2019", "between 2017-2019": every year of the span
-    if len(years) == 1 and not (change or average):
-        return TableAsk("value", years)
-    return None
 
 
 def _headings(pool: LinePool, line: Line) -> list[Line]:
@@ -114,7 +73,7 @@ def _headings(pool: LinePool, line: Line) -> list[Line]:
 def _heading_cell(cell: str) -> bool:
     """A cell of a heading row: words, years and dates ("December 27, 2019", "31 March 2019", "2019 over 2018"),
     no other figure."""
-    return not re.search(r"\d", _YEAR.sub("", _DATE.sub("", cell)))
+    return not re.search(r"\d", YEAR.sub("", _DATE.sub("", cell)))
 
 
 def _columns(pool: LinePool, line: Line, width: int) -> list[Column]:
@@ -129,7 +88,7 @@ def _columns(pool: LinePool, line: Line, width: int) -> list[Column]:
             current = cells[j] or current
             if current:
                 parts[j].append(current)
-    return [Column(" ".join(p), frozenset(_YEAR.findall(" ".join(p)))) for p in parts]
+    return [Column(" ".join(p), frozenset(YEAR.findall(" ".join(p)))) for p in parts]
 
 
 def _number(cell: str) -> str | None:
@@ -156,7 +115,7 @@ def _label_words(row: list[str]) -> set[str]:
 
 def _asked(question: Question) -> set[str]:
     """The question's words that name what it asks about (module docstring)."""
-    return {w for w in question.words if not any(c.isdigit() for c in w)} - _CHANGE_WORDS - _FORM
+    return {w for w in question.words if not any(c.isdigit() for c in w)} - CHANGE_WORDS - _FORM
 
 
 def _framing_words(pool: LinePool, line: Line) -> set[str]:
@@ -288,4 +247,4 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
     ]
 
 
-__all__ = ["TableAsk", "table_ask", "table_facts"]
+__all__ = ["table_facts"]

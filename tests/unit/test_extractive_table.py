@@ -12,7 +12,8 @@ import pytest
 from quotebound.agent.models.extractive import quoted_key
 from quotebound.agent.models.extractive_calc import ToolBudget
 from quotebound.agent.models.extractive_lines import Line, LinePool
-from quotebound.agent.models.extractive_table import table_ask, table_facts
+from quotebound.agent.models.extractive_table import table_facts
+from quotebound.agent.models.extractive_table_ask import table_ask
 from quotebound.agent.models.extractive_text import analyze
 from quotebound.tools.calc import recompute
 
