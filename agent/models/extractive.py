@@ -56,7 +56,6 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import disputed
 from quotebound.agent.models.extractive_table import table_facts
-from quotebound.agent.models.extractive_table_ask import table_ask
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,
@@ -143,11 +142,9 @@ class ExtractiveModel:
     def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
         # A line rarely states these: compute first. A sum is computed first when the question names its two
         # operands ("the sum of A and B"); a plain "total" is often a quoted line.
-        asked = table_ask(question)
-        if asked is not None:  # a table's cell for the year asked, or a change or an average over its columns
-            from_table = table_facts(question, pool, budget)
-            if from_table:
-                return from_table
+        from_table = table_facts(question, pool, budget)  # a table's cell for the year asked, or a figure derived
+        if from_table:  # from its columns (a change, an average, a total)
+            return from_table
         named_sum = question.op == "sum" and bool(split_operands(question))
         if question.op in ("difference", "percentage", "share") or named_sum:
             planned = plan_two_operands(question, pool, budget, self.t)

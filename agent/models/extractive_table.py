@@ -22,7 +22,8 @@ from typing import Final
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import Line, LinePool
-from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, YEAR, table_ask
+from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, SUM_WORDS, YEAR, may_ask, table_ask
+from quotebound.agent.models.extractive_table_calc import row_calc
 from quotebound.agent.models.extractive_text import (
     STOPWORDS,
     Question,
@@ -189,15 +190,24 @@ def _label(row: list[str]) -> str:
     return row[0].replace("**", "").strip(" :")
 
 
+def _year_columns(row: list[str], columns: list[Column]) -> tuple[str, ...]:
+    """Every year the row has a figure for, each under exactly one column headed by it alone, earliest first."""
+    found = [next(iter(col.years)) for j, col in enumerate(columns) if len(col.years) == 1 and _number(row[j])]
+    distinct = set(found)
+    return tuple(sorted(distinct)) if len(distinct) == len(found) else ()
+
+
 def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[Fact]:
     """The fact(s) answering `question` from one table row (module docstring), or [] when nothing is certain."""
-    ask = table_ask(question)
-    line = _row(question, pool) if ask is not None else None
+    line = _row(question, pool) if may_ask(question) else None
+    label_words = frozenset(_label_words(table_cells(line.text))) if line is not None else frozenset()
+    ask = table_ask(question, label_words) if line is not None else None
     if ask is None or line is None:
         return []
     if not _headings(pool, line):
         _fetch_headings(pool, line, budget)
-    if not _asked(question) <= _framing_words(pool, line):
+    cue_words = (SUM_WORDS - label_words) if ask.op == "total" else frozenset()
+    if not _asked(question) - cue_words <= _framing_words(pool, line):
         return []  # a word of the question no label, heading or caption gives ("the unrevised value"): another figure
     row = table_cells(line.text)
     columns = _columns(pool, line, len(row))
@@ -215,33 +225,21 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
             stated = row[both[0]].strip()
             text = f"{stated} ({label}, {columns[both[0]].heading})."
             return [Fact(text=text, support=_support(lines), coverage=1.0, value=stated, confidence=1.0)]
-    cells = [_cell(row, columns, year) for year in sorted(ask.years)]
+    cells = [_cell(row, columns, year) for year in sorted(ask.years or _year_columns(row, columns))]
     if any(c is None for c in cells):
         return []
-    figures = [c[1] for c in cells if c is not None]
-    earlier, later = figures[0], figures[-1]
-    if ask.op == "change":
-        expr, head = f"{later} - {earlier}", "The change is"
-        how = f"the quoted {later} minus the quoted {earlier}"
-    elif ask.op == "pct_change":
-        if earlier.lstrip("-").replace(",", "").strip("0.") == "":
-            return []
-        expr, head = f"round(({later} - {earlier}) / {earlier} * 100, 2)", "The percentage change is"
-        how = f"the quoted {later} minus the quoted {earlier}, divided by the quoted {earlier}, times one hundred"
-    else:
-        expr, head = f"({' + '.join(figures)}) / {len(figures)}", "The average is"
-        how = f"the quoted {', '.join(figures)} added and divided by their number"
-    value = calc(budget, expr)
-    if value is None:
+    planned = row_calc(ask.op, [c[1] for c in cells if c is not None])
+    value = calc(budget, planned.expr) if planned is not None else None
+    if planned is None or value is None:
         return []
     shown = f"{value}%" if ask.op == "pct_change" else value
     return [
         Fact(
-            text=f"{head} {shown} ({label}): {how}.",
+            text=f"{planned.head} {shown} ({label}): {planned.how}.",
             support=_support(lines),
             coverage=1.0,
             value=value,
-            calc=CalcDerivation(expr=expr, value=value),
+            calc=CalcDerivation(expr=planned.expr, value=value),
             confidence=1.0,
         )
     ]

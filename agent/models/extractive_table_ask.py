@@ -1,5 +1,13 @@
-"""What a question asks of a table, read from its words alone: the years it names and whether it wants the cell of
-one year, a change or a percentage change between two, or an average over several (`extractive_table` answers it).
+"""What a question asks of a table, read from its words: the years it names and whether it wants the cell of one
+year, a change or a percentage change between two, or an average or a total over several (`extractive_table`
+answers it).
+
+A word that names a derived figure ("total", "average") asks for one only when it is not a word of the row's own
+label: "the change in Total operating income" asks for a change of the row "Total", "the total accounts
+receivable for 2018 and 2019" for the sum of the row "Accounts receivable" over both years. An average that names
+no year is the mean over every year the row has a column for ("the average Gross profit" over 2017, 2018, 2019);
+an average "in 2019" is the mean of 2019 and the year before it, the opening and closing figures, as the gate reads
+a derived figure asked in one year (`agent/gate/answer_calc.asked_years`).
 """
 
 from __future__ import annotations
@@ -10,45 +18,76 @@ from typing import Final, Literal
 
 from quotebound.agent.models.extractive_text import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, Question, tokens
 
-Op = Literal["value", "change", "pct_change", "average"]
+Op = Literal["value", "change", "pct_change", "average", "total"]
 YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d,]|\.\d)")
 CHANGE_WORDS: Final = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
+SUM_WORDS: Final = tokens("total sum combined altogether")
 _DIFFERENCE_WORDS: Final = tokens("difference differences differ")
+_OTHER_DERIVED: Final = tokens("ratio proportion share respectively times")
+_AVERAGE_WORDS: Final = tokens("average mean")
+_MAX_SPAN: Final = 10  # years a "from 2009 to 2019" span may cover
 
 
 @dataclass(frozen=True)
 class TableAsk:
     op: Op
-    years: tuple[str, ...]  # the years asked, in the order written
+    years: tuple[str, ...]  # the years asked, in the order written; () for an average over every year of the row
 
 
-def table_ask(question: Question) -> TableAsk | None:
-    """What a question asks of a table, when it names years (module docstring)."""
+def spanned(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
+    """Two years written as the ends of a span ("from 2017 to 2019", "between 2017 and 2019", "2017 through 2019")
+    stand for every year between them; years merely listed ("for 2017 and 2019") stand for themselves."""
+    if len(years) != 2:
+        return years
+    low, high = sorted(int(y) for y in years)
+    first, last = years
+    ends = rf"(?:(?:from|between)\s+(?:\w+\s+)?{first}\s+(?:to|and|through)\s+(?:\w+\s+)?{last}"
+    ends += rf"|{first}\s+(?:to|through)\s+{last})\b"
+    if high - low > _MAX_SPAN or not re.search(ends, text, re.I):
+        return years
+    return tuple(str(y) for y in range(low, high + 1))
+
+
+def may_ask(question: Question) -> bool:
+    """Whether a question can ask anything of a table at all (a year, or an average over every year): the cheap
+    check made before its row is looked for."""
+    return YEAR.search(question.text) is not None or bool(set(tokens(question.text)) & _AVERAGE_WORDS)
+
+
+def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableAsk | None:
+    """What a question asks of a table row labelled with the words `label` (module docstring), or None."""
     text = question.text.lower()
     years = tuple(dict.fromkeys(YEAR.findall(question.text)))
-    if not years or re.search(r"\b(?:19|20)\d\d\s*[/–-]\s*(?:19|20)?\d\d\b", question.text):
+    if re.search(r"\b(?:19|20)\d\d\s*[/–-]\s*(?:19|20)?\d\d\b", question.text):
         return None  # "2018/2019", "2017-2019": a fiscal year or a range is not read here
-    words = set(tokens(text))
+    words = set(tokens(text)) - label  # the label's own words name the row, not a figure derived from it
     percentage = re.search(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)", text) is not None
     difference = bool(words & _DIFFERENCE_WORDS)
     change = bool(words & CHANGE_WORDS) or difference
-    average = re.search(r"\baverage\b", text) is not None
-    derived = re.search(r"\b(?:total|sum|ratio|proportion|share|combined|respectively|times)\b", text)
+    average = bool(words & _AVERAGE_WORDS)
+    total = bool(words & SUM_WORDS)
+    op = None if question.op == "sum" and not total else question.op
     if percentage and len(years) == 2:
         return TableAsk("pct_change", years)
-    if percentage or derived or (question.op is not None and not change):
+    if percentage or words & _OTHER_DERIVED or (change and (average or total)):
+        return None
+    if average and total:
+        return None
+    if average:
+        if not years:
+            return TableAsk("average", ())
+        return TableAsk("average", spanned(text, years) if len(years) > 1 else (str(int(years[0]) - 1), years[0]))
+    if total:
+        return TableAsk("total", spanned(text, years)) if len(years) >= 2 else None
+    if op is not None and not change:
         return None
     if difference and not words & CHANGE_WORDS:
         return None  # "the difference between 2018 and 2019": which is taken from which is not said
-    if change and len(years) == 2 and not average:
+    if change and len(years) == 2:
         return TableAsk("change", years)
-    if average and len(years) >= 2 and not change:
-        low, high = sorted(int(y) for y in years)
-        spanned = tuple(str(y) for y in range(low, high + 1)) if len(years) == 2 and high - low <= 10 else years
-        return TableAsk("average", spanned)  # "from 2017 to 2019", "between 2017-2019": every year of the span
-    if len(years) == 1 and not (change or average):
+    if len(years) == 1 and not change:
         return TableAsk("value", years)
     return None
 
 
-__all__ = ["CHANGE_WORDS", "YEAR", "Op", "TableAsk", "table_ask"]
+__all__ = ["CHANGE_WORDS", "SUM_WORDS", "YEAR", "Op", "TableAsk", "may_ask", "spanned", "table_ask"]

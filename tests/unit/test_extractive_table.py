@@ -13,7 +13,7 @@ from quotebound.agent.models.extractive import quoted_key
 from quotebound.agent.models.extractive_calc import ToolBudget
 from quotebound.agent.models.extractive_lines import Line, LinePool
 from quotebound.agent.models.extractive_table import table_facts
-from quotebound.agent.models.extractive_table_ask import table_ask
+from quotebound.agent.models.extractive_table_ask import may_ask, table_ask
 from quotebound.agent.models.extractive_text import analyze
 from quotebound.tools.calc import recompute
 
@@ -60,7 +60,13 @@ def _facts(question: str) -> list[Any]:
         ("What was the change in Modules from 2018 to 2019?", "change", ("2018", "2019")),
         ("What was the percentage change in Modules from 2018 to 2019?", "pct_change", ("2018", "2019")),
         ("What is the difference between Modules in 2018 and 2019?", None, ()),  # which from which is not said
-        ("What is the total of Modules in 2018 and 2019?", None, ()),
+        ("What is the total of Modules in 2018 and 2019?", "total", ("2018", "2019")),
+        ("What is the total of Modules in 2017 and 2019?", "total", ("2017", "2019")),  # listed, not a span
+        ("What is the total of Modules from 2017 to 2019?", "total", ("2017", "2018", "2019")),
+        ("What is the total of Modules in 2019?", None, ()),  # a total of one year is no sum asked of the row
+        ("What was the average Modules?", "average", ()),  # every year the row has
+        ("What was the 2019 average Modules?", "average", ("2018", "2019")),  # opening and closing
+        ("What was the ratio of Modules in 2018 and 2019?", None, ()),
         ("What was the average Modules from 2017 to 2019?", "average", ("2017", "2018", "2019")),
         ("What was the average Modules for 2018 and 2019?", "average", ("2018", "2019")),
         ("What was the average change in Modules from 2017 to 2019?", None, ()),
@@ -88,6 +94,32 @@ def test_a_change_and_a_percentage_change_are_computed_or_read_from_a_change_col
     assert read.value == "(24)%"
     (computed,) = _facts("What was the percentage change in Modules from 2017 to 2019?")  # no column for both
     assert computed.calc is not None and computed.calc.expr.startswith("round((1,460,116 - 806,398)")
+
+
+def test_a_word_of_the_rows_label_asks_for_no_derived_figure() -> None:
+    label = frozenset({"total", "sale"})
+    assert table_ask(analyze("What was the change in total sales from 2018 to 2019?"), label) == table_ask(
+        analyze("What was the change in sales from 2018 to 2019?")
+    )
+    assert table_ask(analyze("What was the average total sales in 2019?"), frozenset({"average", "total", "sale"}))
+    assert table_ask(analyze("What were the average total sales in 2019?"), label) is not None
+    assert table_ask(analyze("What were the total sales in 2019?"), label) == table_ask(
+        analyze("What were the sales in 2019?")
+    )
+
+
+def test_only_a_year_or_an_average_can_ask_of_a_table() -> None:
+    assert may_ask(analyze("What was the average Modules?")) and may_ask(analyze("What were the Modules in 2019?"))
+    assert not may_ask(analyze("What was the change in Modules?"))
+
+
+def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
+    (total,) = _facts("What is the total of Modules from 2017 to 2019?")
+    assert total.calc is not None and total.calc.expr == "806,398 + 502,001 + 1,460,116"
+    (mean,) = _facts("What was the average Modules?")
+    assert mean.calc is not None and mean.calc.expr == "(806,398 + 502,001 + 1,460,116) / 3"
+    (opening,) = _facts("What was the 2019 average Modules?")
+    assert opening.calc is not None and opening.calc.expr == "(502,001 + 1,460,116) / 2"
 
 
 def test_an_average_is_the_mean_of_the_years_asked_computed_by_calc() -> None:
