@@ -56,6 +56,7 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import disputed
 from quotebound.agent.models.extractive_table import table_facts
+from quotebound.agent.models.extractive_table_calc import grouped
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,
@@ -259,7 +260,8 @@ def _label(scored: Scored) -> str:
 
 
 def calc_sentence(plan: CalcPlan, label: str = "") -> str:
-    shown = f"-{plan.unit}{plan.value[1:]}" if plan.value.startswith("-") else f"{plan.unit}{plan.value}"
+    value = grouped(plan.value)
+    shown = f"-{plan.unit}{value[1:]}" if value.startswith("-") else f"{plan.unit}{value}"
     quoted = [s.value.text for s in plan.operands if s.value is not None]
     if plan.op in ("annual", "monthly"):
         other = "monthly" if plan.op == "annual" else "annual"

@@ -23,7 +23,7 @@ from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import Line, LinePool
 from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, SUM_WORDS, YEAR, may_ask, table_ask
-from quotebound.agent.models.extractive_table_calc import row_calc
+from quotebound.agent.models.extractive_table_calc import grouped, row_calc
 from quotebound.agent.models.extractive_text import (
     STOPWORDS,
     Question,
@@ -232,7 +232,7 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
     value = calc(budget, planned.expr) if planned is not None else None
     if planned is None or value is None:
         return []
-    shown = f"{value}%" if ask.op == "pct_change" else value
+    shown = f"{value}%" if ask.op == "pct_change" else grouped(value)
     return [
         Fact(
             text=f"{planned.head} {shown} ({label}): {planned.how}.",

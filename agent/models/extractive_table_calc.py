@@ -3,6 +3,7 @@ answer says it was computed. Cells come as calc reads them ("1,460,116", "-25,73
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,6 +13,16 @@ class RowCalc:
     expr: str
     head: str  # "The change is"
     how: str  # the operands, said in words: every one of them quoted
+
+
+def grouped(value: str) -> str:
+    """A computed figure as documents write one, thousands grouped ("1344" -> "1,344"): four plain digits are read
+    as a year ("1344", "2019"), never as the amount they are."""
+    match = re.fullmatch(r"(-?)(\d+)(\.\d+)?", value)
+    if match is None:
+        return value
+    sign, whole, fraction = match.groups()
+    return f"{sign}{int(whole):,}{fraction or ''}"
 
 
 def _zero(figure: str) -> bool:
@@ -40,4 +51,4 @@ def row_calc(op: str, figures: Sequence[str]) -> RowCalc | None:
     return None
 
 
-__all__ = ["RowCalc", "row_calc"]
+__all__ = ["RowCalc", "grouped", "row_calc"]
