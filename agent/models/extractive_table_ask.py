@@ -6,8 +6,8 @@ A word that names a derived figure ("total", "average") asks for one only when i
 label: "the change in Total operating income" asks for a change of the row "Total", "the total accounts
 receivable for 2018 and 2019" for the sum of the row "Accounts receivable" over both years. An average that names
 no year is the mean over every year the row has a column for ("the average Gross profit" over 2017, 2018, 2019);
-an average "in 2019" is the mean of 2019 and the year before it, the opening and closing figures, as the gate reads
-a derived figure asked in one year (`agent/gate/answer_calc.asked_years`).
+"the 2019 average" is the mean of 2019 and the year before it, the opening and closing figures, as the gate reads a
+derived figure asked in one year (`agent/gate/answer_calc.asked_years`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from typing import Final, Literal
 from quotebound.agent.models.extractive_text import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, Question, tokens
 
 Op = Literal["value", "change", "pct_change", "average", "total"]
-YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d,]|\.\d)")
+# A year, never inside a larger figure ("2,019", "2019.5", "12019"); a comma after it may end the year ("2017, 2018").
+YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?!\d|[.,]\d)")
 CHANGE_WORDS: Final = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
 SUM_WORDS: Final = tokens("total sum combined altogether")
 _DIFFERENCE_WORDS: Final = tokens("difference differences differ")
 _OTHER_DERIVED: Final = tokens("ratio proportion share respectively times")
 _AVERAGE_WORDS: Final = tokens("average mean")
+_PER: Final = tokens("per each")  # "the average cost per employee": a ratio of two figures, not a mean of a row
 _MAX_SPAN: Final = 10  # years a "from 2009 to 2019" span may cover
 
 
@@ -46,6 +48,18 @@ def spanned(text: str, years: tuple[str, ...]) -> tuple[str, ...]:
     if high - low > _MAX_SPAN or not re.search(ends, text, re.I):
         return years
     return tuple(str(y) for y in range(low, high + 1))
+
+
+def _average(text: str, years: tuple[str, ...]) -> TableAsk | None:
+    """An average over the years asked: every year of the row when none is named, the span or list of those named,
+    and for "the 2019 average" that year and the one before it (module docstring); "the average X in 2019" names
+    one year of a row that has one figure a year, and what is averaged then is not read here."""
+    if len(years) > 1:
+        return TableAsk("average", spanned(text, years))
+    if not years:
+        return TableAsk("average", ())
+    (year,) = years
+    return TableAsk("average", (str(int(year) - 1), year)) if re.search(rf"\b{year}\s+average", text) else None
 
 
 def may_ask(question: Question) -> bool:
@@ -74,9 +88,7 @@ def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableA
     if average and total:
         return None
     if average:
-        if not years:
-            return TableAsk("average", ())
-        return TableAsk("average", spanned(text, years) if len(years) > 1 else (str(int(years[0]) - 1), years[0]))
+        return _average(text, years) if not words & _PER else None
     if total:
         return TableAsk("total", spanned(text, years)) if len(years) >= 2 else None
     if op is not None and not change:

@@ -13,7 +13,7 @@ from quotebound.agent.models.extractive import quoted_key
 from quotebound.agent.models.extractive_calc import ToolBudget
 from quotebound.agent.models.extractive_lines import Line, LinePool
 from quotebound.agent.models.extractive_table import table_facts
-from quotebound.agent.models.extractive_table_ask import may_ask, table_ask
+from quotebound.agent.models.extractive_table_ask import TableAsk, may_ask, table_ask
 from quotebound.agent.models.extractive_text import analyze
 from quotebound.tools.calc import recompute
 
@@ -67,6 +67,9 @@ def _facts(question: str) -> list[Any]:
         ("What was the average Modules?", "average", ()),  # every year the row has
         ("What was the 2019 average Modules?", "average", ("2018", "2019")),  # opening and closing
         ("What was the ratio of Modules in 2018 and 2019?", None, ()),
+        ("What was the average Modules in 2019?", None, ()),  # one figure a year: what is averaged is not said
+        ("What was the average Modules per share in 2018 and 2019?", None, ()),  # a ratio
+        ("What was the average Modules across 2017, 2018 and 2019?", "average", ("2017", "2018", "2019")),
         ("What was the average Modules from 2017 to 2019?", "average", ("2017", "2018", "2019")),
         ("What was the average Modules for 2018 and 2019?", "average", ("2018", "2019")),
         ("What was the average change in Modules from 2017 to 2019?", None, ()),
@@ -98,14 +101,13 @@ def test_a_change_and_a_percentage_change_are_computed_or_read_from_a_change_col
 
 def test_a_word_of_the_rows_label_asks_for_no_derived_figure() -> None:
     label = frozenset({"total", "sale"})
-    assert table_ask(analyze("What was the change in total sales from 2018 to 2019?"), label) == table_ask(
-        analyze("What was the change in sales from 2018 to 2019?")
-    )
-    assert table_ask(analyze("What was the average total sales in 2019?"), frozenset({"average", "total", "sale"}))
-    assert table_ask(analyze("What were the average total sales in 2019?"), label) is not None
-    assert table_ask(analyze("What were the total sales in 2019?"), label) == table_ask(
-        analyze("What were the sales in 2019?")
-    )
+    change = table_ask(analyze("What was the change in total sales from 2018 to 2019?"), label)
+    assert change == TableAsk("change", ("2018", "2019"))
+    value = table_ask(analyze("What were the total sales in 2019?"), label)
+    assert value == TableAsk("value", ("2019",))
+    assert table_ask(analyze("What were the total sales in 2019?")) is None  # no row says "total": a sum of one year
+    averaged = table_ask(analyze("What was the average total sales in 2019?"), frozenset({"average", "total", "sale"}))
+    assert averaged == TableAsk("value", ("2019",))  # the row "Average total sales"
 
 
 def test_only_a_year_or_an_average_can_ask_of_a_table() -> None:
