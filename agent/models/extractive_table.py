@@ -219,13 +219,16 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
             return []
         text = f"{cell[1]} ({label}, {ask.years[0]})."
         return [Fact(text=text, support=_support(lines), coverage=1.0, value=cell[1], confidence=1.0)]
-    if ask.op == "pct_change":
+    if ask.op == "pct_change" and ask.years:
         both = [j for j, col in enumerate(columns) if set(ask.years) <= col.years and row[j].strip().endswith("%")]
         if len(both) == 1:
             stated = row[both[0]].strip()
             text = f"{stated} ({label}, {columns[both[0]].heading})."
             return [Fact(text=text, support=_support(lines), coverage=1.0, value=stated, confidence=1.0)]
-    cells = [_cell(row, columns, year) for year in sorted(ask.years or _year_columns(row, columns))]
+    years = ask.years or _year_columns(row, columns)
+    if not ask.years and ask.op != "average" and len(years) != 2:
+        return []  # a change asked with no year is between the row's two years, when it has just two
+    cells = [_cell(row, columns, year) for year in sorted(years)]
     if any(c is None for c in cells):
         return []
     planned = row_calc(ask.op, [c[1] for c in cells if c is not None])

@@ -63,29 +63,59 @@ def _average(text: str, years: tuple[str, ...]) -> TableAsk | None:
 
 
 def may_ask(question: Question) -> bool:
-    """Whether a question can ask anything of a table at all (a year, or an average over every year): the cheap
-    check made before its row is looked for."""
-    return YEAR.search(question.text) is not None or bool(set(tokens(question.text)) & _AVERAGE_WORDS)
+    """Whether a question can ask anything of a table at all (a year, an average, a change of a row's two years):
+    the cheap check made before its row is looked for."""
+    return YEAR.search(question.text) is not None or bool(tokens(question.text) & (_AVERAGE_WORDS | CHANGE_WORDS))
+
+
+# "What was the (percentage) change in X?": a question whose head is the change itself, so a figure answers it (not
+# "What caused the increase in X?").
+_CHANGE_HEAD: Final = re.compile(
+    r"\s*(?:what|how much)\s+(?:is|was|are|were)\s+the\s+(?:(?:net|overall|absolute|percentage|percent)\s+)?"
+    r"(?:change|increase|decrease|growth|decline|rise|fall)\b",
+    re.I,
+)
+# "2017-2019": a span of full years; "2018/2019", "2018-19": one fiscal year written across two.
+_RANGE: Final = re.compile(r"\b((?:19|20)\d\d)\s*[–-]\s*((?:19|20)\d\d)\b")
+_FISCAL: Final = re.compile(r"\b(?:19|20)\d\d\s*/\s*(?:19|20)?\d\d\b|\b(?:19|20)\d\d\s*[–-]\s*\d\d\b")
+
+
+def _range(text: str) -> tuple[str, ...] | None:
+    """Every year of a "2017-2019" span written in `text`, or None when it writes none."""
+    match = _RANGE.search(text)
+    if match is None:
+        return None
+    low, high = int(match[1]), int(match[2])
+    return tuple(str(y) for y in range(low, high + 1)) if 0 < high - low <= _MAX_SPAN else ()
+
+
+def _change(op: Op, text: str, years: tuple[str, ...]) -> TableAsk | None:
+    """A change between the two years named; with none, between the row's two years, when the question asks for
+    the change itself. One year named ("the increase in interest income in 2019") is often a change a sentence
+    states for that year, with its own scale and words: not computed here."""
+    if len(years) == 2:
+        return TableAsk(op, years)
+    return TableAsk(op, ()) if not years and _CHANGE_HEAD.match(text) else None
 
 
 def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableAsk | None:
     """What a question asks of a table row labelled with the words `label` (module docstring), or None."""
     text = question.text.lower()
     years = tuple(dict.fromkeys(YEAR.findall(question.text)))
-    if re.search(r"\b(?:19|20)\d\d\s*[/–-]\s*(?:19|20)?\d\d\b", question.text):
-        return None  # "2018/2019", "2017-2019": a fiscal year or a range is not read here
     words = set(tokens(text)) - label  # the label's own words name the row, not a figure derived from it
+    average = bool(words & _AVERAGE_WORDS)
+    total = bool(words & SUM_WORDS)
+    span = _range(question.text)
+    if _FISCAL.search(question.text) or (span is not None and not (span and (average or total))):
+        return None  # a fiscal year, or a span that is no average's or total's, is not read here
+    years = span or years
     percentage = re.search(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)", text) is not None
     difference = bool(words & _DIFFERENCE_WORDS)
     change = bool(words & CHANGE_WORDS) or difference
-    average = bool(words & _AVERAGE_WORDS)
-    total = bool(words & SUM_WORDS)
     op = None if question.op == "sum" and not total else question.op
-    if percentage and len(years) == 2:
-        return TableAsk("pct_change", years)
-    if percentage or words & _OTHER_DERIVED or (change and (average or total)):
-        return None
-    if average and total:
+    if percentage and not (average or total or words & _OTHER_DERIVED):
+        return _change("pct_change", text, years)
+    if percentage or words & _OTHER_DERIVED or (change and (average or total)) or (average and total):
         return None
     if average:
         return _average(text, years) if not words & _PER else None
@@ -95,11 +125,9 @@ def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableA
         return None
     if difference and not words & CHANGE_WORDS:
         return None  # "the difference between 2018 and 2019": which is taken from which is not said
-    if change and len(years) == 2:
-        return TableAsk("change", years)
-    if len(years) == 1 and not change:
-        return TableAsk("value", years)
-    return None
+    if change:
+        return _change("change", text, years)
+    return TableAsk("value", years) if len(years) == 1 else None
 
 
 __all__ = ["CHANGE_WORDS", "SUM_WORDS", "YEAR", "Op", "TableAsk", "may_ask", "spanned", "table_ask"]

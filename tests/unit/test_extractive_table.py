@@ -70,6 +70,11 @@ def _facts(question: str) -> list[Any]:
         ("What was the average Modules in 2019?", None, ()),  # one figure a year: what is averaged is not said
         ("What was the average Modules per share in 2018 and 2019?", None, ()),  # a ratio
         ("What was the average Modules across 2017, 2018 and 2019?", "average", ("2017", "2018", "2019")),
+        ("What was the average Modules between 2017-2019?", "average", ("2017", "2018", "2019")),
+        ("What was the change in Modules between 2017-2019?", None, ()),  # a span is no change's
+        ("What was the change in Modules in 2019?", None, ()),  # a change a sentence may state for 2019
+        ("What was the percentage change in Modules?", "pct_change", ()),  # the row's two years, if two
+        ("What caused the change in Modules?", None, ()),
         ("What was the average Modules from 2017 to 2019?", "average", ("2017", "2018", "2019")),
         ("What was the average Modules for 2018 and 2019?", "average", ("2018", "2019")),
         ("What was the average change in Modules from 2017 to 2019?", None, ()),
@@ -112,7 +117,16 @@ def test_a_word_of_the_rows_label_asks_for_no_derived_figure() -> None:
 
 def test_only_a_year_or_an_average_can_ask_of_a_table() -> None:
     assert may_ask(analyze("What was the average Modules?")) and may_ask(analyze("What were the Modules in 2019?"))
-    assert not may_ask(analyze("What was the change in Modules?"))
+    assert may_ask(analyze("What was the change in Modules?")) and not may_ask(analyze("Who sells Modules?"))
+
+
+def test_a_change_with_no_year_needs_a_row_of_just_two_years() -> None:
+    assert _facts("What was the change in Modules?") == []  # three years: between which is not said
+    pool = LinePool()
+    for n, text in enumerate(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Orders | 12,749 | 11,875 |"], 1):
+        pool.add(Line("orders.md", 1, n, text))
+    (fact,) = table_facts(analyze("What was the change in Orders?"), pool, ToolBudget(_Tools(), 10))  # type: ignore[arg-type]
+    assert fact.calc is not None and fact.calc.expr == "12,749 - 11,875"
 
 
 def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
