@@ -137,10 +137,24 @@ def _framing_words(pool: LinePool, line: Line) -> set[str]:
     return found
 
 
+def _section_words(pool: LinePool, line: Line) -> set[str]:
+    """The label words of the section a table row sits in: the nearest row above it with a label and no other cell
+    ("| RSUs |  |  |" over "| Granted | $674 | $583 |")."""
+    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
+        above = pool.lines.get((line.source_id, line.page, n))
+        if above is None or not is_table_row(above.text):
+            return set()
+        cells = table_cells(above.text)
+        if cells and cells[0].strip() and not any(c.strip() for c in cells[1:]):
+            return _label_words(cells)
+    return set()
+
+
 def _row(question: Question, pool: LinePool) -> Line | None:
-    """The one table row whose label's words the question uses most (module docstring), or None."""
+    """The one table row whose label's words the question uses most (module docstring), or None; of rows alike
+    ("Granted" under "RSUs" and under "PSUs"), the one whose section the question names more of."""
     asked = _asked(question)
-    scored: list[tuple[float, int, Line]] = []
+    scored: list[tuple[float, int, int, Line]] = []
     for line in pool.candidates():
         if not is_table_row(line.text):
             continue
@@ -148,14 +162,15 @@ def _row(question: Question, pool: LinePool) -> Line | None:
         shared = label & asked
         if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
             continue
-        scored.append((len(shared) / len(label), len(shared), line))
+        section = len((_section_words(pool, line) - label) & asked)
+        scored.append((len(shared) / len(label), len(shared), section, line))
     if not scored:
         return None
-    scored.sort(key=lambda s: (-s[0], -s[1], s[2].key))
+    scored.sort(key=lambda s: (-s[0], -s[1], -s[2], s[3].key))
     best = scored[0]
-    if len(scored) > 1 and scored[1][:2] == best[:2] and scored[1][2].text != best[2].text:
+    if len(scored) > 1 and scored[1][:3] == best[:3] and scored[1][3].text != best[3].text:
         return None  # two rows alike: which one is asked is not read here
-    return best[2]
+    return best[3]
 
 
 def _cell(row: list[str], columns: list[Column], year: str, shown: bool = False) -> tuple[int, str] | None:

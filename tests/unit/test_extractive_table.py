@@ -129,6 +129,17 @@ def test_a_change_with_no_year_needs_a_row_of_just_two_years() -> None:
     assert fact.calc is not None and fact.calc.expr == "12,749 - 11,875"
 
 
+def test_of_two_rows_alike_the_one_whose_section_the_question_names() -> None:
+    rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| RSUs |  |  |", "| Granted | 674 | 583 |", "| PSUs |  |  |"]
+    pool = LinePool()
+    for n, text in enumerate([*rows, "| Granted | 164 | 118 |"], 1):
+        pool.add(Line("grants.md", 1, n, text))
+    budget = ToolBudget(_Tools(), 10)  # type: ignore[arg-type]
+    (fact,) = table_facts(analyze("What is the change in the PSUs granted from 2018 to 2019?"), pool, budget)
+    assert fact.calc is not None and fact.calc.expr == "164 - 118"
+    assert table_facts(analyze("What is the change in granted from 2018 to 2019?"), pool, budget) == []
+
+
 def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
     (total,) = _facts("What is the total of Modules from 2017 to 2019?")
     assert total.calc is not None and total.calc.expr == "806,398 + 502,001 + 1,460,116"
