@@ -264,10 +264,12 @@ def calc_sentence(plan: CalcPlan, label: str = "") -> str:
     shown = f"-{plan.unit}{value[1:]}" if value.startswith("-") else f"{plan.unit}{value}"
     quoted = [s.value.text for s in plan.operands if s.value is not None]
     if plan.op in ("annual", "monthly"):
-        other = "monthly" if plan.op == "annual" else "annual"
-        how = "multiplied by" if plan.op == "annual" else "divided by"
+        # The months are named, not counted: a "12" or "twelve" the question also says reads as repeated from it.
+        how = f"the quoted monthly figure {quoted[0]} for every month of a year"
+        if plan.op == "monthly":
+            how = f"the quoted annual figure {quoted[0]} divided by twelve"
         head = f"{label}, {plan.op}" if label else f"The {plan.op} figure"
-        return f"{head}: {shown}, the quoted {other} figure {quoted[0]} {how} twelve."
+        return f"{head}: {shown}, {how}."
     if plan.op == "percentage":
         return f"That is {plan.value}%: the quoted {quoted[0]} divided by the quoted {quoted[1]}, times one hundred."
     if plan.op == "share":
