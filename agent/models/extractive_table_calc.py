@@ -31,7 +31,7 @@ def _zero(figure: str) -> bool:
 
 def row_calc(op: str, figures: Sequence[str]) -> RowCalc | None:
     """The calc for `op` (change, pct_change, average, total) over `figures`, or None when it has no value (a
-    percentage change from zero, an average or a total of fewer than two figures)."""
+    percentage change from zero, an average or a total of fewer than two figures, or of deductions alone)."""
     if len(figures) < 2:
         return None
     earlier, later = figures[0], figures[-1]
@@ -43,7 +43,9 @@ def row_calc(op: str, figures: Sequence[str]) -> RowCalc | None:
             return None
         how = f"the quoted {later} minus the quoted {earlier}, divided by the quoted {earlier}, times one hundred"
         return RowCalc(f"round(({later} - {earlier}) / {earlier} * 100, 2)", "The percentage change is", how)
-    if op == "average":
+    if op in ("average", "total") and all(f.startswith("-") for f in figures):
+        return None  # a row of deductions, "(16) | (15)": whether the figure asked is the deduction or its amount is
+    if op == "average":  # not said, and either sign would be a guess
         expr = f"({' + '.join(figures)}) / {len(figures)}"
         return RowCalc(expr, "The average is", f"{listed} added and divided by their number")
     if op == "total":

@@ -25,7 +25,15 @@ def test_each_op_is_one_calc_over_the_quoted_cells(op: str, figures: list[str], 
 
 
 @pytest.mark.parametrize(
-    ("op", "figures"), [("pct_change", ["0", "12"]), ("average", ["12"]), ("total", ["12"]), ("ratio", ["1", "2"])]
+    ("op", "figures"),
+    [
+        ("pct_change", ["0", "12"]),
+        ("average", ["12"]),
+        ("total", ["12"]),
+        ("ratio", ["1", "2"]),
+        ("average", ["-16", "-15"]),  # deductions: the sign asked is not said
+        ("total", ["-16", "-15"]),
+    ],
 )
 def test_a_figure_with_no_value_is_not_computed(op: str, figures: list[str]) -> None:
     assert row_calc(op, figures) is None
