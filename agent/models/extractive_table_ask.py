@@ -16,17 +16,20 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from quotebound.agent.models.extractive_text import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, Question, tokens
+from quotebound.agent.models.extractive_text import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, Question, normalize, tokens
 
 Op = Literal["value", "change", "pct_change", "average", "total"]
 # A year, never inside a larger figure ("2,019", "2019.5", "12019"); a comma after it may end the year ("2017, 2018").
 YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?!\d|[.,]\d)")
 CHANGE_WORDS: Final = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
 SUM_WORDS: Final = tokens("total sum combined altogether")
-_DIFFERENCE_WORDS: Final = tokens("difference differences differ")
-_OTHER_DERIVED: Final = tokens("ratio proportion share respectively times")
-_AVERAGE_WORDS: Final = tokens("average mean")
-_PER: Final = tokens("per each")  # "the average cost per employee": a ratio of two figures, not a mean of a row
+# The cue words below are matched as written: "shares" is no "share of", "means" no "mean".
+_SUMS: Final = frozenset({"total", "sum", "combined", "altogether"})
+_CHANGES: Final = frozenset(w for v in (*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER) for w in v.split())
+_DIFFERENCES: Final = frozenset({"difference", "differences", "differ"})
+_OTHER_DERIVED: Final = frozenset({"ratio", "proportion", "share", "respectively", "times"})
+_AVERAGES: Final = frozenset({"average", "mean"})
+_PER: Final = frozenset({"per", "each"})  # "the average cost per employee": a ratio of two figures, not a row's mean
 _MAX_SPAN: Final = 10  # years a "from 2009 to 2019" span may cover
 
 
@@ -65,7 +68,12 @@ def _average(text: str, years: tuple[str, ...]) -> TableAsk | None:
 def may_ask(question: Question) -> bool:
     """Whether a question can ask anything of a table at all (a year, an average, a change of a row's two years):
     the cheap check made before its row is looked for."""
-    return YEAR.search(question.text) is not None or bool(tokens(question.text) & (_AVERAGE_WORDS | CHANGE_WORDS))
+    return YEAR.search(question.text) is not None or bool(_written(question.text) & (_AVERAGES | _CHANGES))
+
+
+def _written(text: str, label: frozenset[str] = frozenset()) -> set[str]:
+    """The words `text` writes, lowercased as written, less those of a row's label (normalized words)."""
+    return {w for w in re.findall(r"[^\W\d_]+", text.lower()) if normalize(w) not in label}
 
 
 # "What was the (percentage) change in X?": a question whose head is the change itself, so a figure answers it (not
@@ -102,16 +110,16 @@ def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableA
     """What a question asks of a table row labelled with the words `label` (module docstring), or None."""
     text = question.text.lower()
     years = tuple(dict.fromkeys(YEAR.findall(question.text)))
-    words = set(tokens(text)) - label  # the label's own words name the row, not a figure derived from it
-    average = bool(words & _AVERAGE_WORDS)
-    total = bool(words & SUM_WORDS)
+    words = _written(text, label)  # the label's own words name the row, not a figure derived from it
+    average = bool(words & _AVERAGES)
+    total = bool(words & _SUMS)
     span = _range(question.text)
     if _FISCAL.search(question.text) or (span is not None and not (span and (average or total))):
         return None  # a fiscal year, or a span that is no average's or total's, is not read here
     years = span or years
-    percentage = re.search(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)", text) is not None
-    difference = bool(words & _DIFFERENCE_WORDS)
-    change = bool(words & CHANGE_WORDS) or difference
+    percentage = re.search(r"(?:percent(?:age)?|%)\s*(?:change|increase|decrease|growth|decline)", text) is not None
+    difference = bool(words & _DIFFERENCES)
+    change = bool(words & _CHANGES) or difference
     op = None if question.op == "sum" and not total else question.op
     if percentage and not (average or total or words & _OTHER_DERIVED):
         return _change("pct_change", text, years)
@@ -123,7 +131,7 @@ def table_ask(question: Question, label: frozenset[str] = frozenset()) -> TableA
         return TableAsk("total", spanned(text, years)) if len(years) >= 2 else None
     if op is not None and not change:
         return None
-    if difference and not words & CHANGE_WORDS:
+    if difference and not words & _CHANGES:
         return None  # "the difference between 2018 and 2019": which is taken from which is not said
     if change:
         return _change("change", text, years)

@@ -75,6 +75,8 @@ def _facts(question: str) -> list[Any]:
         ("What was the change in Modules in 2019?", None, ()),  # a change a sentence may state for 2019
         ("What was the percentage change in Modules?", "pct_change", ()),  # the row's two years, if two
         ("What caused the change in Modules?", None, ()),
+        ("What was the change in the Modules shares from 2018 to 2019?", "change", ("2018", "2019")),  # no "share of"
+        ("What was the % change in Modules from 2018 to 2019?", "pct_change", ("2018", "2019")),
         ("What was the average Modules from 2017 to 2019?", "average", ("2017", "2018", "2019")),
         ("What was the average Modules for 2018 and 2019?", "average", ("2018", "2019")),
         ("What was the average change in Modules from 2017 to 2019?", None, ()),
