@@ -44,8 +44,10 @@ _FIGURE: Final = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\
 # rest ("the percentage change in the total long-lived assets": total, long, lived, asset).
 _FORM: Final = tokens(
     "percentage percent average mean ratio share proportion sum combined amount value figure year years fiscal fy "
-    "respectively net"
+    "respectively"
 )
+# "net" names the form of a change ("the net change in X"), or else the row ("the net voyage revenue").
+_NET_FORM: Final = re.compile(r"\bnet\s+(?:percentage\s+)?(?:change|difference|increase|decrease)", re.I)
 _HEADING_REACH: Final = 40  # table rows read above a row for its headings
 _MIN_LABEL_SHARE: Final = 0.5  # of a label's words, the share the question must use
 
@@ -116,7 +118,8 @@ def _label_words(row: list[str]) -> set[str]:
 
 def _asked(question: Question) -> set[str]:
     """The question's words that name what it asks about (module docstring)."""
-    return {w for w in question.words if not any(c.isdigit() for c in w)} - CHANGE_WORDS - _FORM
+    form = _FORM | {"net"} if _NET_FORM.search(question.text) else _FORM
+    return {w for w in question.words if not any(c.isdigit() for c in w)} - CHANGE_WORDS - form
 
 
 def _framing_words(pool: LinePool, line: Line) -> set[str]:

@@ -142,6 +142,18 @@ def test_of_two_rows_alike_the_one_whose_section_the_question_names() -> None:
     assert table_facts(analyze("What is the change in granted from 2018 to 2019?"), pool, budget) == []
 
 
+def test_net_names_a_row_unless_it_names_the_form_of_a_change() -> None:
+    rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Revenue | 317 | 289 |", "| Net revenue | 175 | 124 |"]
+    pool = LinePool()
+    for n, text in enumerate(rows, 1):
+        pool.add(Line("voyage.md", 1, n, text))
+    budget = ToolBudget(_Tools(), 10)  # type: ignore[arg-type]
+    (net,) = table_facts(analyze("What is the average net revenue in 2018 and 2019?"), pool, budget)
+    assert net.calc is not None and net.calc.expr == "(124 + 175) / 2"
+    (change,) = table_facts(analyze("What is the net change in revenue from 2018 to 2019?"), pool, budget)
+    assert change.calc is not None and change.calc.expr == "317 - 289"
+
+
 def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
     (total,) = _facts("What is the total of Modules from 2017 to 2019?")
     assert total.calc is not None and total.calc.expr == "806,398 + 502,001 + 1,460,116"
