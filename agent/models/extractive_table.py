@@ -161,10 +161,13 @@ def _row(question: Question, pool: LinePool) -> Line | None:
     for line in pool.candidates():
         if not is_table_row(line.text):
             continue
-        label = _label_words(table_cells(line.text))
+        cells = table_cells(line.text)
+        label = _label_words(cells)
         shared = label & asked
         if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
             continue
+        if not any(_shown(c) for c in cells[1:]):
+            continue  # a section's label ("| Net sales: |  |  |"): it names rows below, and answers nothing itself
         section = len((_section_words(pool, line) - label) & asked)
         scored.append((len(shared) / len(label), len(shared), section, line))
     if not scored:
@@ -224,7 +227,9 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
         return []
     if not _headings(pool, line):
         _fetch_headings(pool, line, budget)
-    cue_words = (SUM_WORDS - label_words) if ask.op == "total" else frozenset()
+    # a sum's cue, and "net", which picks the net row where there is one but often goes unsaid in a table of net
+    # figures ("the net sales from Malaysia" over a row "Malaysia"), need not frame the row
+    cue_words = (SUM_WORDS - label_words if ask.op == "total" else frozenset()) | {"net"}
     if not _asked(question) - cue_words <= _framing_words(pool, line):
         return []  # a word of the question no label, heading or caption gives ("the unrevised value"): another figure
     row = table_cells(line.text)

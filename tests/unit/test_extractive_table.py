@@ -154,6 +154,15 @@ def test_net_names_a_row_unless_it_names_the_form_of_a_change() -> None:
     assert change.calc is not None and change.calc.expr == "317 - 289"
 
 
+def test_a_sections_label_is_no_row_to_answer_from() -> None:
+    rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Net sales: |  |  |", "| Malaysia | 1,138 | 1,118 |"]
+    pool = LinePool()
+    for n, text in enumerate(rows, 1):
+        pool.add(Line("sales.md", 1, n, text))
+    (fact,) = table_facts(analyze("What was the net sales from Malaysia in 2018?"), pool, ToolBudget(_Tools(), 10))  # type: ignore[arg-type]
+    assert fact.value == "1,118"
+
+
 def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
     (total,) = _facts("What is the total of Modules from 2017 to 2019?")
     assert total.calc is not None and total.calc.expr == "806,398 + 502,001 + 1,460,116"
