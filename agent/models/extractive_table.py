@@ -22,10 +22,17 @@ from typing import Final
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import Line, LinePool
-from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, SUM_WORDS, YEAR, may_ask, table_ask
+from quotebound.agent.models.extractive_table_ask import SUM_WORDS, YEAR, may_ask, table_ask
 from quotebound.agent.models.extractive_table_calc import grouped, row_calc
+from quotebound.agent.models.extractive_table_row import (
+    FIGURE,
+    HEADING_REACH,
+    asked_words,
+    label_words,
+    table_row,
+)
+from quotebound.agent.models.extractive_table_row import shown as shown_cell
 from quotebound.agent.models.extractive_text import (
-    STOPWORDS,
     Question,
     is_table_row,
     table_cells,
@@ -39,17 +46,6 @@ _MONTH = (
 _DATE: Final = re.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?!\d)(?:st|nd|rd|th)?,?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={_MONTH}\b)"
 )
-_FIGURE: Final = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$")
-# Words of a question that ask for a derived figure or name its form, never a row: what the row is named by is the
-# rest ("the percentage change in the total long-lived assets": total, long, lived, asset).
-_FORM: Final = tokens(
-    "percentage percent average mean ratio share proportion sum combined amount value figure year years fiscal fy "
-    "respectively"
-)
-# "net" names the form of a change ("the net change in X"), or else the row ("the net voyage revenue").
-_NET_FORM: Final = re.compile(r"\bnet\s+(?:percentage\s+)?(?:change|difference|increase|decrease)", re.I)
-_HEADING_REACH: Final = 40  # table rows read above a row for its headings
-_MIN_LABEL_SHARE: Final = 0.5  # of a label's words, the share the question must use
 
 
 @dataclass(frozen=True)
@@ -61,7 +57,7 @@ class Column:
 def _headings(pool: LinePool, line: Line) -> list[Line]:
     """The heading rows above a table row: the table rows holding only words and years, top to bottom."""
     found: list[Line] = []
-    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
+    for n in range(line.line_no - 1, max(0, line.line_no - HEADING_REACH), -1):
         above = pool.lines.get((line.source_id, line.page, n))
         if above is None or not is_table_row(above.text):
             break
@@ -98,35 +94,18 @@ def _number(cell: str) -> str | None:
     """A cell's figure as calc reads it ("$ 1,460,116" -> "1,460,116", "(25,733)" -> "-25,733"), None for a label,
     a dash or an empty cell."""
     text = cell.replace("**", "").replace(" ", "").strip()
-    if not text or not _FIGURE.match(text) or text.endswith("%"):
+    if not text or not FIGURE.match(text) or text.endswith("%"):
         return None
     negative = text.startswith("(") or text.startswith("-") or "$(" in text
     digits = re.sub(r"[^\d.,]", "", text)
     return f"-{digits}" if negative else digits
 
 
-def _shown(cell: str) -> str | None:
-    """A figure cell as written ("$ 1,460,116", "2.5%", "(64)"), None for a label, a dash or an empty cell."""
-    text = cell.replace("**", "").strip()
-    return text if text and _FIGURE.match(text.replace(" ", "")) else None
-
-
-def _label_words(row: list[str]) -> set[str]:
-    label = row[0].replace("**", "") if row else ""
-    return {w for w in tokens(label) if w not in STOPWORDS and not any(c.isdigit() for c in w) and len(w) > 1}
-
-
-def _asked(question: Question) -> set[str]:
-    """The question's words that name what it asks about (module docstring)."""
-    form = _FORM | {"net"} if _NET_FORM.search(question.text) else _FORM
-    return {w for w in question.words if not any(c.isdigit() for c in w)} - CHANGE_WORDS - form
-
-
 def _framing_words(pool: LinePool, line: Line) -> set[str]:
     """The words that frame a table row: its label, the rows above it in its table that hold no figure but years
     (headings, section labels), and the line just above the table (its caption)."""
-    found = _label_words(table_cells(line.text))
-    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
+    found = label_words(table_cells(line.text))
+    for n in range(line.line_no - 1, max(0, line.line_no - HEADING_REACH), -1):
         above = pool.lines.get((line.source_id, line.page, n))
         if above is None:
             break
@@ -140,52 +119,13 @@ def _framing_words(pool: LinePool, line: Line) -> set[str]:
     return found
 
 
-def _section_words(pool: LinePool, line: Line) -> set[str]:
-    """The label words of the section a table row sits in: the nearest row above it with a label and no other cell
-    ("| RSUs |  |  |" over "| Granted | $674 | $583 |")."""
-    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
-        above = pool.lines.get((line.source_id, line.page, n))
-        if above is None or not is_table_row(above.text):
-            return set()
-        cells = table_cells(above.text)
-        if cells and cells[0].strip() and not any(c.strip() for c in cells[1:]):
-            return _label_words(cells)
-    return set()
-
-
-def _row(question: Question, pool: LinePool) -> Line | None:
-    """The one table row whose label's words the question uses most (module docstring), or None; of rows alike
-    ("Granted" under "RSUs" and under "PSUs"), the one whose section the question names more of."""
-    asked = _asked(question)
-    scored: list[tuple[float, int, int, Line]] = []
-    for line in pool.candidates():
-        if not is_table_row(line.text):
-            continue
-        cells = table_cells(line.text)
-        label = _label_words(cells)
-        shared = label & asked
-        if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
-            continue
-        if not any(_shown(c) for c in cells[1:]):
-            continue  # a section's label ("| Net sales: |  |  |"): it names rows below, and answers nothing itself
-        section = len((_section_words(pool, line) - label) & asked)
-        scored.append((len(shared) / len(label), len(shared), section, line))
-    if not scored:
-        return None
-    scored.sort(key=lambda s: (-s[0], -s[1], -s[2], s[3].key))
-    best = scored[0]
-    if len(scored) > 1 and scored[1][:3] == best[:3] and scored[1][3].text != best[3].text:
-        return None  # two rows alike: which one is asked is not read here
-    return best[3]
-
-
 def _cell(row: list[str], columns: list[Column], year: str, shown: bool = False) -> tuple[int, str] | None:
     """The one column headed by exactly `year` that holds a figure in the row: as calc reads it, or with `shown`
     as the table writes it (a percentage too)."""
     found = [
         (j, n)
         for j, col in enumerate(columns)
-        if j < len(row) and col.years == {year} and (n := _shown(row[j]) if shown else _number(row[j])) is not None
+        if j < len(row) and col.years == {year} and (n := shown_cell(row[j]) if shown else _number(row[j])) is not None
     ]
     values = {n for _, n in found}
     return found[0] if found and len(values) == 1 else None
@@ -195,7 +135,7 @@ def _fetch_headings(pool: LinePool, line: Line, budget: ToolBudget) -> None:
     """Read the lines above a row whose headings were not retrieved (one `quote_fetch`)."""
     if line.line_no <= 1 or budget.left <= 1:
         return
-    first = max(1, line.line_no - _HEADING_REACH)
+    first = max(1, line.line_no - HEADING_REACH)
     locator = f"p.{line.page} L{first}-L{line.line_no - 1}"
     result = budget.call("quote_fetch", {"source_id": line.source_id, "locator": locator})
     if isinstance(result, dict):
@@ -220,17 +160,17 @@ def _year_columns(row: list[str], columns: list[Column]) -> tuple[str, ...]:
 
 def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[Fact]:
     """The fact(s) answering `question` from one table row (module docstring), or [] when nothing is certain."""
-    line = _row(question, pool) if may_ask(question) else None
-    label_words = frozenset(_label_words(table_cells(line.text))) if line is not None else frozenset()
-    ask = table_ask(question, label_words) if line is not None else None
+    line = table_row(question, pool) if may_ask(question) else None
+    named = frozenset(label_words(table_cells(line.text))) if line is not None else frozenset()
+    ask = table_ask(question, named) if line is not None else None
     if ask is None or line is None:
         return []
     if not _headings(pool, line):
         _fetch_headings(pool, line, budget)
     # a sum's cue, and "net", which picks the net row where there is one but often goes unsaid in a table of net
     # figures ("the net sales from Malaysia" over a row "Malaysia"), need not frame the row
-    cue_words = (SUM_WORDS - label_words if ask.op == "total" else frozenset()) | {"net"}
-    if not _asked(question) - cue_words <= _framing_words(pool, line):
+    cue_words = (SUM_WORDS - named if ask.op == "total" else frozenset()) | {"net"}
+    if not asked_words(question) - cue_words <= _framing_words(pool, line):
         return []  # a word of the question no label, heading or caption gives ("the unrevised value"): another figure
     row = table_cells(line.text)
     columns = _columns(pool, line, len(row))
