@@ -54,21 +54,24 @@ def _section_words(pool: LinePool, line: Line) -> set[str]:
     return set()
 
 
+def _gives_figure(line: Line) -> bool:
+    return any(shown(c) for c in table_cells(line.text)[1:])
+
+
 def table_row(question: Question, pool: LinePool) -> Line | None:
     """The one table row whose label's words the question uses most (module docstring), or None; of rows alike
-    ("Granted" under "RSUs" and under "PSUs"), the one whose section the question names more of."""
+    ("Granted" under "RSUs" and under "PSUs"), the one whose section the question names more of. A section's label
+    row ("| Net sales: |  |  |") answers nothing itself: when it fits best, the question names the section, and a
+    row of it answers only when the question names that row too ("the net sales from Malaysia")."""
     asked = asked_words(question)
     scored: list[tuple[float, int, int, Line]] = []
     for line in pool.candidates():
         if not is_table_row(line.text):
             continue
-        cells = table_cells(line.text)
-        label = label_words(cells)
+        label = label_words(table_cells(line.text))
         shared = label & asked
         if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
             continue
-        if not any(shown(c) for c in cells[1:]):
-            continue  # a section's label ("| Net sales: |  |  |"): it names rows below, and answers nothing itself
         section = len((_section_words(pool, line) - label) & asked)
         scored.append((len(shared) / len(label), len(shared), section, line))
     if not scored:
@@ -77,7 +80,17 @@ def table_row(question: Question, pool: LinePool) -> Line | None:
     best = scored[0]
     if len(scored) > 1 and scored[1][:3] == best[:3] and scored[1][3].text != best[3].text:
         return None  # two rows alike: which one is asked is not read here
-    return best[3]
+    if _gives_figure(best[3]):
+        return best[3]
+    named = label_words(table_cells(best[3].text))
+    members = [
+        line
+        for *_, line in scored
+        if _gives_figure(line)
+        and _section_words(pool, line) == named
+        and (label_words(table_cells(line.text)) & asked) - named
+    ]
+    return members[0] if len(members) == 1 else None
 
 
 __all__ = ["FIGURE", "HEADING_REACH", "asked_words", "label_words", "shown", "table_row"]

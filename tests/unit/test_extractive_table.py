@@ -163,6 +163,15 @@ def test_a_sections_label_is_no_row_to_answer_from() -> None:
     assert fact.value == "1,118"
 
 
+def test_a_section_named_alone_is_answered_by_none_of_its_rows() -> None:
+    rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Deferred tax liabilities: |  |  |", "| Other | 16 | 29 |"]
+    pool = LinePool()
+    for n, text in enumerate([*rows, "| Total deferred tax liabilities | 104 | 89 |"], 1):
+        pool.add(Line("taxes.md", 1, n, text))
+    question = analyze("What was the change in Other deferred tax liabilities between 2018 and 2019?")
+    assert table_facts(question, pool, ToolBudget(_Tools(), 10)) == []  # type: ignore[arg-type]
+
+
 def test_a_total_and_an_average_over_every_year_of_the_row() -> None:
     (total,) = _facts("What is the total of Modules from 2017 to 2019?")
     assert total.calc is not None and total.calc.expr == "806,398 + 502,001 + 1,460,116"
