@@ -64,7 +64,7 @@ def table_row(question: Question, pool: LinePool) -> Line | None:
     row ("| Net sales: |  |  |") answers nothing itself: when it fits best, the question names the section, and a
     row of it answers only when the question names that row too ("the net sales from Malaysia")."""
     asked = asked_words(question)
-    scored: list[tuple[float, int, int, Line]] = []
+    scored: list[tuple[float, int, int, bool, Line]] = []
     for line in pool.candidates():
         if not is_table_row(line.text):
             continue
@@ -73,16 +73,16 @@ def table_row(question: Question, pool: LinePool) -> Line | None:
         if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
             continue
         section = len((_section_words(pool, line) - label) & asked)
-        scored.append((len(shared) / len(label), len(shared), section, line))
+        scored.append((len(shared) / len(label), len(shared), section, not _gives_figure(line), line))
     if not scored:
         return None
-    scored.sort(key=lambda s: (-s[0], -s[1], -s[2], s[3].key))
+    scored.sort(key=lambda s: (-s[0], -s[1], -s[2], s[3], s[4].key))  # of rows alike, one that gives figures
     best = scored[0]
-    if len(scored) > 1 and scored[1][:3] == best[:3] and scored[1][3].text != best[3].text:
+    if len(scored) > 1 and scored[1][:4] == best[:4] and scored[1][4].text != best[4].text:
         return None  # two rows alike: which one is asked is not read here
-    if _gives_figure(best[3]):
-        return best[3]
-    named = label_words(table_cells(best[3].text))
+    if not best[3]:
+        return best[4]
+    named = label_words(table_cells(best[4].text))
     members = [
         line
         for *_, line in scored

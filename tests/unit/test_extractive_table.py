@@ -163,6 +163,16 @@ def test_a_sections_label_is_no_row_to_answer_from() -> None:
     assert fact.value == "1,118"
 
 
+def test_of_a_section_label_and_a_row_alike_the_row_answers() -> None:
+    rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Adjusted EBITDA: |  |  |", "| Adjusted EBITDA | 108 | 93 |"]
+    pool = LinePool()
+    for n, text in enumerate(rows, 1):
+        pool.add(Line("ebitda.md", 1, n, text))
+    question = analyze("What was the change in Adjusted EBITDA from 2018 to 2019?")
+    (fact,) = table_facts(question, pool, ToolBudget(_Tools(), 10))  # type: ignore[arg-type]
+    assert fact.calc is not None and fact.calc.expr == "108 - 93"
+
+
 def test_a_section_named_alone_is_answered_by_none_of_its_rows() -> None:
     rows = ["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Deferred tax liabilities: |  |  |", "| Other | 16 | 29 |"]
     pool = LinePool()
