@@ -59,7 +59,8 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
-from quotebound.agent.models.extractive_table import table_ask, table_facts
+from quotebound.agent.models.extractive_table import table_facts
+from quotebound.agent.models.extractive_table_calc import grouped
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,
@@ -158,11 +159,9 @@ class ExtractiveModel:
     def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
         # A line rarely states these: compute first. A sum is computed first when the question names its two
         # operands ("the sum of A and B"); a plain "total" is often a quoted line.
-        asked = table_ask(question)
-        if asked is not None:  # a table's cell for the year asked, or a change or an average over its columns
-            from_table = table_facts(question, pool, budget)
-            if from_table:
-                return from_table
+        from_table = table_facts(question, pool, budget)  # a table's cell for the year asked, or a figure derived
+        if from_table:  # from its columns (a change, an average, a total)
+            return from_table
         named_sum = question.op == "sum" and bool(split_operands(question))
         if question.op in ("difference", "percentage", "share") or named_sum:
             planned = plan_two_operands(question, pool, budget, self.t)
@@ -330,13 +329,16 @@ def _label(scored: Scored) -> str:
 
 
 def calc_sentence(plan: CalcPlan, label: str = "") -> str:
-    shown = f"-{plan.unit}{plan.value[1:]}" if plan.value.startswith("-") else f"{plan.unit}{plan.value}"
+    value = grouped(plan.value)
+    shown = f"-{plan.unit}{value[1:]}" if value.startswith("-") else f"{plan.unit}{value}"
     quoted = [s.value.text for s in plan.operands if s.value is not None]
     if plan.op in ("annual", "monthly"):
-        other = "monthly" if plan.op == "annual" else "annual"
-        how = "multiplied by" if plan.op == "annual" else "divided by"
+        # The months are named, not counted: a "12" or "twelve" the question also says reads as repeated from it.
+        how = f"the quoted monthly figure {quoted[0]} for every month of a year"
+        if plan.op == "monthly":
+            how = f"the quoted annual figure {quoted[0]} divided by twelve"
         head = f"{label}, {plan.op}" if label else f"The {plan.op} figure"
-        return f"{head}: {shown}, the quoted {other} figure {quoted[0]} {how} twelve."
+        return f"{head}: {shown}, {how}."
     if plan.op == "percentage":
         return f"That is {plan.value}%: the quoted {quoted[0]} divided by the quoted {quoted[1]}, times one hundred."
     if plan.op == "share":

@@ -21,7 +21,9 @@ from quotebound.agent.models.extractive_text import (
     Question,
     Value,
     analyze,
+    is_table_row,
     normalize,
+    table_cells,
     tokens,
 )
 from quotebound.tools.registry import ToolRegistry
@@ -184,6 +186,23 @@ def _other_year(line: Scored, marks: frozenset[str]) -> bool:
     return bool(asked) and any(_YEAR.fullmatch(w) and w not in asked for w in tokens(line.line.text))
 
 
+_FIGURE_CELL = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$")
+
+
+def one_figure(scored: Scored) -> bool:
+    """The line gives one figure of the operand's kind for its subject: prose, or a table row with one such cell
+    after its label (a leading line number aside; a percentage and an amount are told apart). A row with several
+    ("| Nonvested | 6,148 | $6.59 | 1.81 |") gives one per column, and which column the operand is in is the table
+    reader's to say, not this one's."""
+    if not is_table_row(scored.line.text) or scored.value is None:
+        return True
+    cells = [c.replace("**", "").replace(" ", "").strip() for c in table_cells(scored.line.text)]
+    labels = [i for i, c in enumerate(cells) if re.search(r"[^\W\d_]", c)]
+    figures = [c for c in (cells[labels[0] + 1 :] if labels else cells) if _FIGURE_CELL.match(c)]
+    percent = scored.value.kind == "percent"
+    return sum(1 for c in figures if c.endswith("%") == percent) <= 1
+
+
 def _best_pair(
     question: Question, pool: LinePool, t: Thresholds, a_phrase: str, b_phrase: str
 ) -> tuple[float, Scored, Scored, Question, Question] | None:
@@ -208,6 +227,8 @@ def _best_pair(
     for a in ranked_a[:3]:
         for b in ranked_b[:3]:
             if a.line.key == b.line.key or a.value is None or b.value is None:
+                continue
+            if not (one_figure(a) and one_figure(b)):
                 continue
             if by_point and not _states_own_point(a, b, a_marks, b_marks):
                 continue

@@ -17,23 +17,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
 from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_table_ask import SUM_WORDS, YEAR, may_ask, table_ask
+from quotebound.agent.models.extractive_table_calc import grouped, row_calc
+from quotebound.agent.models.extractive_table_row import (
+    FIGURE,
+    HEADING_REACH,
+    asked_words,
+    label_words,
+    table_row,
+)
+from quotebound.agent.models.extractive_table_row import shown as shown_cell
 from quotebound.agent.models.extractive_text import (
-    CHANGE_DOWN,
-    CHANGE_EITHER,
-    CHANGE_UP,
-    STOPWORDS,
     Question,
     is_table_row,
     table_cells,
     tokens,
 )
 
-Op = Literal["value", "change", "pct_change", "average"]
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -41,27 +46,6 @@ _MONTH = (
 _DATE: Final = re.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?!\d)(?:st|nd|rd|th)?,?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?={_MONTH}\b)"
 )
-_YEAR: Final = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d,]|\.\d)")
-_FIGURE: Final = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$")
-_CHANGE_WORDS: Final = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
-_DIFFERENCE_WORDS: Final = tokens("difference differences differ")
-# Words of a question that ask for a derived figure or name its form, never a row: what the row is named by is the
-# rest ("the percentage change in the total long-lived assets": total, long, lived, asset).
-_FORM: Final = tokens(
-    "percentage percent average mean ratio share proportion sum combined amount value figure year years fiscal fy "
-    "respectively net"
-)
-# Averages are computed only when this is on: the benchmark's own reading of "unsupported" (evals/datasets/outcome.py
-# UNIT_CONSTANTS) does not yet take the count of an average ("/ 2") as arithmetic, as the gate does.
-_AVERAGES: Final = False
-_HEADING_REACH: Final = 40  # table rows read above a row for its headings
-_MIN_LABEL_SHARE: Final = 0.5  # of a label's words, the share the question must use
-
-
-@dataclass(frozen=True)
-class TableAsk:
-    op: Op
-    years: tuple[str, ...]  # the years asked, in the order written
 
 
 @dataclass(frozen=True)
@@ -70,39 +54,10 @@ class Column:
     years: frozenset[str]
 
 
-def table_ask(question: Question) -> TableAsk | None:
-    """What a question asks of a table, when it names years (module docstring)."""
-    text = question.text.lower()
-    years = tuple(dict.fromkeys(_YEAR.findall(question.text)))
-    if not years or re.search(r"\b(?:19|20)\d\d\s*[/–-]\s*(?:19|20)?\d\d\b", question.text):
-        return None  # "2018/2019", "2017-2019": a fiscal year or a range is not read here
-    words = set(tokens(text))
-    percentage = re.search(r"percent(?:age)?\s+(?:change|increase|decrease|growth|decline)", text) is not None
-    difference = bool(words & _DIFFERENCE_WORDS)
-    change = bool(words & _CHANGE_WORDS) or difference
-    average = re.search(r"\baverage\b", text) is not None
-    derived = re.search(r"\b(?:total|sum|ratio|proportion|share|combined|respectively|times)\b", text)
-    if percentage and len(years) == 2:
-        return TableAsk("pct_change", years)
-    if percentage or derived or (question.op is not None and not change):
-        return None
-    if difference and not words & _CHANGE_WORDS:
-        return None  # "the difference between 2018 and 2019": which is taken from which is not said
-    if change and len(years) == 2 and not average:
-        return TableAsk("change", years)
-    if average and _AVERAGES and len(years) >= 2 and not change:
-        low, high = sorted(int(y) for y in years)
-        spanned = tuple(str(y) for y in range(low, high + 1)) if len(years) == 2 and high - low <= 10 else years
-        return TableAsk("average", spanned)  # "from 2017 to 2019", "between 2017-2019": every year of the span
-    if len(years) == 1 and not (change or average):
-        return TableAsk("value", years)
-    return None
-
-
 def _headings(pool: LinePool, line: Line) -> list[Line]:
     """The heading rows above a table row: the table rows holding only words and years, top to bottom."""
     found: list[Line] = []
-    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
+    for n in range(line.line_no - 1, max(0, line.line_no - HEADING_REACH), -1):
         above = pool.lines.get((line.source_id, line.page, n))
         if above is None or not is_table_row(above.text):
             break
@@ -117,7 +72,7 @@ def _headings(pool: LinePool, line: Line) -> list[Line]:
 def _heading_cell(cell: str) -> bool:
     """A cell of a heading row: words, years and dates ("December 27, 2019", "31 March 2019", "2019 over 2018"),
     no other figure."""
-    return not re.search(r"\d", _YEAR.sub("", _DATE.sub("", cell)))
+    return not re.search(r"\d", YEAR.sub("", _DATE.sub("", cell)))
 
 
 def _columns(pool: LinePool, line: Line, width: int) -> list[Column]:
@@ -132,41 +87,25 @@ def _columns(pool: LinePool, line: Line, width: int) -> list[Column]:
             current = cells[j] or current
             if current:
                 parts[j].append(current)
-    return [Column(" ".join(p), frozenset(_YEAR.findall(" ".join(p)))) for p in parts]
+    return [Column(" ".join(p), frozenset(YEAR.findall(" ".join(p)))) for p in parts]
 
 
 def _number(cell: str) -> str | None:
     """A cell's figure as calc reads it ("$ 1,460,116" -> "1,460,116", "(25,733)" -> "-25,733"), None for a label,
     a dash or an empty cell."""
     text = cell.replace("**", "").replace(" ", "").strip()
-    if not text or not _FIGURE.match(text) or text.endswith("%"):
+    if not text or not FIGURE.match(text) or text.endswith("%"):
         return None
     negative = text.startswith("(") or text.startswith("-") or "$(" in text
     digits = re.sub(r"[^\d.,]", "", text)
     return f"-{digits}" if negative else digits
 
 
-def _shown(cell: str) -> str | None:
-    """A figure cell as written ("$ 1,460,116", "2.5%", "(64)"), None for a label, a dash or an empty cell."""
-    text = cell.replace("**", "").strip()
-    return text if text and _FIGURE.match(text.replace(" ", "")) else None
-
-
-def _label_words(row: list[str]) -> set[str]:
-    label = row[0].replace("**", "") if row else ""
-    return {w for w in tokens(label) if w not in STOPWORDS and not any(c.isdigit() for c in w) and len(w) > 1}
-
-
-def _asked(question: Question) -> set[str]:
-    """The question's words that name what it asks about (module docstring)."""
-    return {w for w in question.words if not any(c.isdigit() for c in w)} - _CHANGE_WORDS - _FORM
-
-
 def _framing_words(pool: LinePool, line: Line) -> set[str]:
     """The words that frame a table row: its label, the rows above it in its table that hold no figure but years
     (headings, section labels), and the line just above the table (its caption)."""
-    found = _label_words(table_cells(line.text))
-    for n in range(line.line_no - 1, max(0, line.line_no - _HEADING_REACH), -1):
+    found = label_words(table_cells(line.text))
+    for n in range(line.line_no - 1, max(0, line.line_no - HEADING_REACH), -1):
         above = pool.lines.get((line.source_id, line.page, n))
         if above is None:
             break
@@ -180,34 +119,13 @@ def _framing_words(pool: LinePool, line: Line) -> set[str]:
     return found
 
 
-def _row(question: Question, pool: LinePool) -> Line | None:
-    """The one table row whose label's words the question uses most (module docstring), or None."""
-    asked = _asked(question)
-    scored: list[tuple[float, int, Line]] = []
-    for line in pool.candidates():
-        if not is_table_row(line.text):
-            continue
-        label = _label_words(table_cells(line.text))
-        shared = label & asked
-        if not label or not shared or len(shared) / len(label) < _MIN_LABEL_SHARE:
-            continue
-        scored.append((len(shared) / len(label), len(shared), line))
-    if not scored:
-        return None
-    scored.sort(key=lambda s: (-s[0], -s[1], s[2].key))
-    best = scored[0]
-    if len(scored) > 1 and scored[1][:2] == best[:2] and scored[1][2].text != best[2].text:
-        return None  # two rows alike: which one is asked is not read here
-    return best[2]
-
-
 def _cell(row: list[str], columns: list[Column], year: str, shown: bool = False) -> tuple[int, str] | None:
     """The one column headed by exactly `year` that holds a figure in the row: as calc reads it, or with `shown`
     as the table writes it (a percentage too)."""
     found = [
         (j, n)
         for j, col in enumerate(columns)
-        if j < len(row) and col.years == {year} and (n := _shown(row[j]) if shown else _number(row[j])) is not None
+        if j < len(row) and col.years == {year} and (n := shown_cell(row[j]) if shown else _number(row[j])) is not None
     ]
     values = {n for _, n in found}
     return found[0] if found and len(values) == 1 else None
@@ -217,7 +135,7 @@ def _fetch_headings(pool: LinePool, line: Line, budget: ToolBudget) -> None:
     """Read the lines above a row whose headings were not retrieved (one `quote_fetch`)."""
     if line.line_no <= 1 or budget.left <= 1:
         return
-    first = max(1, line.line_no - _HEADING_REACH)
+    first = max(1, line.line_no - HEADING_REACH)
     locator = f"p.{line.page} L{first}-L{line.line_no - 1}"
     result = budget.call("quote_fetch", {"source_id": line.source_id, "locator": locator})
     if isinstance(result, dict):
@@ -233,15 +151,26 @@ def _label(row: list[str]) -> str:
     return row[0].replace("**", "").strip(" :")
 
 
+def _year_columns(row: list[str], columns: list[Column]) -> tuple[str, ...]:
+    """Every year the row has a figure for, each under exactly one column headed by it alone, earliest first."""
+    found = [next(iter(col.years)) for j, col in enumerate(columns) if len(col.years) == 1 and _number(row[j])]
+    distinct = set(found)
+    return tuple(sorted(distinct)) if len(distinct) == len(found) else ()
+
+
 def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[Fact]:
     """The fact(s) answering `question` from one table row (module docstring), or [] when nothing is certain."""
-    ask = table_ask(question)
-    line = _row(question, pool) if ask is not None else None
+    line = table_row(question, pool) if may_ask(question) else None
+    named = frozenset(label_words(table_cells(line.text))) if line is not None else frozenset()
+    ask = table_ask(question, named) if line is not None else None
     if ask is None or line is None:
         return []
     if not _headings(pool, line):
         _fetch_headings(pool, line, budget)
-    if not _asked(question) <= _framing_words(pool, line):
+    # a sum's cue, and "net", which picks the net row where there is one but often goes unsaid in a table of net
+    # figures ("the net sales from Malaysia" over a row "Malaysia"), need not frame the row
+    cue_words = (SUM_WORDS - named if ask.op == "total" else frozenset()) | {"net"}
+    if not asked_words(question) - cue_words <= _framing_words(pool, line):
         return []  # a word of the question no label, heading or caption gives ("the unrevised value"): another figure
     row = table_cells(line.text)
     columns = _columns(pool, line, len(row))
@@ -253,42 +182,33 @@ def table_facts(question: Question, pool: LinePool, budget: ToolBudget) -> list[
             return []
         text = f"{cell[1]} ({label}, {ask.years[0]})."
         return [Fact(text=text, support=_support(lines), coverage=1.0, value=cell[1], confidence=1.0)]
-    if ask.op == "pct_change":
+    if ask.op == "pct_change" and ask.years:
         both = [j for j, col in enumerate(columns) if set(ask.years) <= col.years and row[j].strip().endswith("%")]
         if len(both) == 1:
             stated = row[both[0]].strip()
             text = f"{stated} ({label}, {columns[both[0]].heading})."
             return [Fact(text=text, support=_support(lines), coverage=1.0, value=stated, confidence=1.0)]
-    cells = [_cell(row, columns, year) for year in sorted(ask.years)]
+    years = ask.years or _year_columns(row, columns)
+    if not ask.years and ask.op != "average" and len(years) != 2:
+        return []  # a change asked with no year is between the row's two years, when it has just two
+    cells = [_cell(row, columns, year) for year in sorted(years)]
     if any(c is None for c in cells):
         return []
-    figures = [c[1] for c in cells if c is not None]
-    earlier, later = figures[0], figures[-1]
-    if ask.op == "change":
-        expr, head = f"{later} - {earlier}", "The change is"
-        how = f"the quoted {later} minus the quoted {earlier}"
-    elif ask.op == "pct_change":
-        if earlier.lstrip("-").replace(",", "").strip("0.") == "":
-            return []
-        expr, head = f"round(({later} - {earlier}) / {earlier} * 100, 2)", "The percentage change is"
-        how = f"the quoted {later} minus the quoted {earlier}, divided by the quoted {earlier}, times one hundred"
-    else:
-        expr, head = f"({' + '.join(figures)}) / {len(figures)}", "The average is"
-        how = f"the quoted {', '.join(figures)} added and divided by their number"
-    value = calc(budget, expr)
-    if value is None:
+    planned = row_calc(ask.op, [c[1] for c in cells if c is not None])
+    value = calc(budget, planned.expr) if planned is not None else None
+    if planned is None or value is None:
         return []
-    shown = f"{value}%" if ask.op == "pct_change" else value
+    shown = f"{value}%" if ask.op == "pct_change" else grouped(value)
     return [
         Fact(
-            text=f"{head} {shown} ({label}): {how}.",
+            text=f"{planned.head} {shown} ({label}): {planned.how}.",
             support=_support(lines),
             coverage=1.0,
             value=value,
-            calc=CalcDerivation(expr=expr, value=value),
+            calc=CalcDerivation(expr=planned.expr, value=value),
             confidence=1.0,
         )
     ]
 
 
-__all__ = ["TableAsk", "table_ask", "table_facts"]
+__all__ = ["table_facts"]

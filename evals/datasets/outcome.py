@@ -14,10 +14,11 @@ Definitions (used by every dataset):
   the answer carries that occurs verbatim in the question's own documents (the system read it through a tool).
 - unsupported (`unsupported`): a figure of the shipped text that is neither in the retrieved text nor in the
   question (in any form there: "2nd" carries 2), nor the value of a shipped calc derivation whose operands are
-  all in the retrieved text (or unit constants; `round`'s precision is no operand); a calc operand that is none
-  of those; or a quote (a fact's support, or a double-quoted run of four or more words in a raw reply) that is
-  not verbatim in the question's documents (whitespace and case aside). A derived number stated without a calc
-  derivation is unsupported, even when it happens to be right: nothing shipped shows where it came from.
+  all in the retrieved text (or unit constants; `round`'s precision and an average's count are no operands); a
+  calc operand that is none of those; or a quote (a fact's support, or a double-quoted run of four or more words
+  in a raw reply) that is not verbatim in the question's documents (whitespace and case aside). A derived number
+  stated without a calc derivation is unsupported, even when it happens to be right: nothing shipped shows where
+  it came from.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ UNIT_CONSTANTS: Final = frozenset({"1", "7", "12", "24", "52", "60", "100", "365
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _QUOTE_WORDS: Final = 4
 _ROUND_PLACES = re.compile(r",\s*\d{1,2}\s*\)")  # `round(x, 2)`: the 2 is a precision, not an operand
+# "(a + b + c) / 3": a sum of terms divided by their number, an average; the count is not a figure of the documents.
+_AVERAGE = re.compile(r"^\s*\((?P<terms>[^()]*)\)\s*/\s*(?P<count>\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,16 @@ def verbatim(quote: str, documents: Iterable[str]) -> bool:
     return bool(needle) and any(needle in _squash(doc) for doc in documents)
 
 
+def calc_figures(expr: str) -> set[str]:
+    """The figures a calc expression takes from somewhere: all its numbers, less `round`'s precision and the count
+    of an average (the divisor of a sum of that many terms)."""
+    expr = _ROUND_PLACES.sub(")", expr)
+    average = _AVERAGE.match(expr)
+    if average is not None and len(average["terms"].split("+")) == int(average["count"]) >= 2:
+        return figures(average["terms"])
+    return figures(expr)
+
+
 def unsupported(outcome: Outcome, documents: Iterable[str], question: str = "") -> list[str]:
     """What the answer ships that its retrieved text does not carry: figures, and quotes not in the documents."""
     if not outcome.answered:
@@ -181,7 +194,7 @@ def unsupported(outcome: Outcome, documents: Iterable[str], question: str = "") 
     known = figures("\n".join([outcome.retrieved, *read, question]), identifiers=True)
     derived: set[str] = set()
     for expr, value in outcome.calcs:
-        operands = figures(_ROUND_PLACES.sub(")", expr)) - known - UNIT_CONSTANTS
+        operands = calc_figures(expr) - known - UNIT_CONSTANTS
         problems += [f"calc operand: {f}" for f in sorted(operands)]
         derived |= set() if operands else figures(value)
     problems += [f"figure: {f}" for f in sorted(figures(outcome.shipped) - known - derived)]

@@ -13,6 +13,7 @@ from quotebound.agent.core.contracts import Draft, EvidenceBundle, Support
 from quotebound.agent.core.settings import Settings
 from quotebound.agent.models.base import DraftingModel, DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
+from quotebound.agent.models.extractive_table_calc import grouped
 from quotebound.agent.models.factory import make_model
 from quotebound.tools.calc import recompute
 from quotebound.tools.context import ToolContext
@@ -84,7 +85,7 @@ def novel_digits(draft: Draft) -> list[str]:
     """Digit-bearing tokens of level1/level2 found in no quote and no calc value (cited ids and locators aside)."""
     quotes = [s.quote for s in supports(draft)] + [v.quote for c in draft.evidence.conflicts for v in c.values]
     allowed = {t for q in quotes for t in _NUMBER.findall(q)}
-    allowed |= {f.calc.value.lstrip("-") for f in draft.evidence.facts if f.calc is not None}
+    allowed |= {grouped(f.calc.value).lstrip("-") for f in draft.evidence.facts if f.calc is not None}  # as shown
     text = f"{draft.levels.level1} {draft.levels.level2}"
     for source_id in sorted({s.source_id for s in supports(draft)}, key=len, reverse=True):
         text = text.replace(source_id, " ")
@@ -116,7 +117,9 @@ def test_number_total_operating_budget(ask: Callable[..., Draft]) -> None:
     assert "$76,200.00" in draft.levels.level1
     assert draft.evidence.facts[0].value == "$76,200.00"
     assert {s.source_id for s in supports(draft)} == {"budget-2025.md"}
-    assert ("budget-2025.md", "p.1 L30-L30") in {(s.source_id, s.locator) for s in supports(draft)}
+    # the operating table's total row (L30) or the summary table's (L45, read under its "FY2025 budget" heading)
+    stating = {("budget-2025.md", "p.1 L30-L30"), ("budget-2025.md", "p.1 L45-L45")}
+    assert stating & {(s.source_id, s.locator) for s in supports(draft)}
     assert not draft.evidence.conflicts
     assert "$76,200.00" in draft.evidence.extractions.numbers
     hashes = {c.source_id: c.ingest_hash for c in draft.evidence.citations_index}
@@ -178,7 +181,7 @@ def test_calc_fact_derives_from_quoted_operands(
     fact = derived[0]
     assert fact.calc is not None and (fact.calc.expr, fact.calc.value, fact.value) == (expr, value, value)
     assert recompute(fact.calc.expr) == value
-    assert value in draft.levels.level1
+    assert grouped(value) in draft.levels.level1  # "1,450": shown as documents write figures
     if operand_line is not None:
         assert operand_line in {(s.source_id, s.locator) for s in fact.support}
 

@@ -41,11 +41,11 @@ def ask(public_ctx: ToolContext, hoa_store: Store) -> Callable[[str], Drafted]:
     [
         ("Who chairs the Social Committee?", "Ellen Marsh"),  # a secondary source only
         ("Is the Hollow Herald newsletter an official notice of the Association?", "not an official notice"),
-        ("What does the landscaping contract cost per year?", "18600"),  # a monthly quote times twelve
+        ("What does the landscaping contract cost per year?", "18,600"),  # a monthly quote times twelve
         ("How much is budgeted per month for snow and ice removal?", "400"),  # an annual quote divided by twelve
         ("What percentage of the total annual budget is the reserve contribution?", "18.59"),
-        ("By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?", "4600"),
-        ("What is the sum of the electricity budget and the water and sewer budget?", "10800"),
+        ("By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?", "4,600"),
+        ("What is the sum of the electricity budget and the water and sewer budget?", "10,800"),
         ("What is the monthly regular assessment per Unit?", "$340.00"),  # two primary sources disagree
     ],
 )

@@ -55,6 +55,20 @@ def test_a_sum_that_names_its_operands_is_split(text: str, first: str) -> None:
     assert split_operands(question)[0][0] == first
 
 
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("What does the contract cost for the twelve months of 2025?", "annual"),
+        ("How much does one Unit pay over the whole year?", "annual"),
+        ("What is the full year cost of the contract?", "annual"),
+        ("What does the contract cost per year?", "annual"),
+        ("What does the contract cost in 2025?", None),
+    ],
+)
+def test_a_year_named_by_its_months_asks_for_an_annual_figure(text: str, period: str | None) -> None:
+    assert analyze(text).period == period
+
+
 def test_a_plain_total_names_no_operands() -> None:
     assert split_operands(analyze("What is the total annual budget?")) == []
 
