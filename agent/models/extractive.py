@@ -32,6 +32,7 @@ from quotebound.agent.core.contracts import (
 )
 from quotebound.agent.core.version import __version__
 from quotebound.agent.models.base import DraftInput
+from quotebound.agent.models.extractive_ask import asked_text
 from quotebound.agent.models.extractive_calc import (
     CalcPlan,
     ToolBudget,
@@ -84,7 +85,7 @@ class ExtractiveModel:
     # --- draft ---------------------------------------------------------------------------------------------
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
-        question = analyze(request.question)
+        question = analyze(asked_text(request.question))
         pool = LinePool.from_bundles(request.bundles)
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
@@ -183,7 +184,7 @@ class ExtractiveModel:
         """Narrow the previous draft: keep what still verifies, re-fetch what did not, add named conflicts."""
         if request.previous is None:
             return self.draft(request, tools)
-        question = analyze(request.question)
+        question = analyze(asked_text(request.question))
         pool = LinePool.from_bundles(request.bundles)
         pool.settle_exclusions()
         for entry in request.previous.evidence.citations_index:
