@@ -45,7 +45,7 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
     "kind:entity": ("who", "whom", "whose", "which company", "what company", "which firm", "name of"),
     "kind:identifier": ("code", "codes", "phone", "telephone", "email", "e-mail", "password", "pin"),
     "kind:date": ("when", "what date", "which date", "what day", "what time", "deadline", "due date"),
-    "kind:amount": ("how much", "cost", "costs", "fee", "fees", "price", "amount", "charge"),
+    "kind:amount": ("how much", "cost", "costs", "fee", "fees", "price", "amount", "charge", "$"),  # "the $ value"
     "period:monthly": ("monthly", "per month", "a month", "each month", "every month", "/month"),
     "period:annual": ("annual", "annually", "yearly", "per year", "a year", "each year", "every year", "per annum"),
     "context:annual": ("fy", "fiscal year"),

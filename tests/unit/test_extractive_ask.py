@@ -55,3 +55,9 @@ def test_a_request_verb_only_opens_a_request() -> None:
 def test_the_framing_words_are_not_question_words() -> None:
     question = analyze(asked_text("Find the $ value paid to Deel? If multiple, record all $ values paid."))
     assert question.words == ("paid", "deel")
+    assert question.kind == "amount"  # "the $ value" asks for an amount
+
+
+def test_a_dollar_figure_in_the_question_is_a_value_not_a_cue() -> None:
+    assert analyze("Why is the late charge $50?").kind == "amount"  # "charge" asks for it, not "$50"
+    assert analyze("Which unit paid $50?").kind is None
