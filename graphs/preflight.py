@@ -79,7 +79,8 @@ class Assessment:
 
 
 def content_words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1]
+    # a one-digit number names a thing ("Camera 2"); a one-letter word is a fragment
+    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and (len(w) > 1 or w.isdigit())]
 
 
 def intent_confidence(question: str) -> float:
