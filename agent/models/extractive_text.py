@@ -217,7 +217,7 @@ _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("money", re.compile(rf"[$€£¥₹]\s?(?:{_NUM})")),
     ("percent", re.compile(rf"(?<![\w.,])(?:{_NUM})\s?%")),
     ("duration", re.compile(rf"\b(?:\d+(?:\.\d+)?|{_NUMWORD})(?:\s*\(\d+\))?\s+{_UNIT}\b", re.IGNORECASE)),
-    ("time", re.compile(r"\b\d{1,2}:\d{2}(?:\s?(?:a\.m\.|p\.m\.|am|pm)(?!\w))?", re.IGNORECASE)),
+    ("time", re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:a\.m\.|p\.m\.|am|pm)(?!\w))?", re.IGNORECASE)),
     ("identifier", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\(?\b\d{3}\)?[\s.-]?\d{3}-\d{4}\b")),  # e-mail, phone
     # codes and ids: 1-10, B-07, FY2024, 7C, 1234#
     ("identifier", re.compile(r"\w*\d+(?:-\w*\d+\w*)+|[^\W\d_]+\d[\w]*|\d+[^\W\d_]+\w*|\b\d{3,}[#*]")),
