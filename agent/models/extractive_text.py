@@ -45,7 +45,8 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
     "kind:entity": ("who", "whom", "whose", "which company", "what company", "which firm", "name of"),
     "kind:identifier": ("code", "codes", "phone", "telephone", "email", "e-mail", "password", "pin"),
     "kind:date": ("when", "what date", "which date", "what day", "what time", "deadline", "due date"),
-    "kind:amount": ("how much", "cost", "costs", "fee", "fees", "price", "amount", "charge", "$"),  # "the $ value"
+    "kind:money": ("$", "€", "£"),  # "the $ value": an amount of money, not any number
+    "kind:amount": ("how much", "cost", "costs", "fee", "fees", "price", "amount", "charge"),
     "period:monthly": ("monthly", "per month", "a month", "each month", "every month", "/month"),
     "period:annual": ("annual", "annually", "yearly", "per year", "a year", "each year", "every year", "per annum"),
     "context:annual": ("fy", "fiscal year"),
@@ -58,7 +59,7 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
 }
 # "number" that is not "number of" / "numbers of" (a count) and not "a/the total number": an identifier's name.
 _NAMED_NUMBER: Final = re.compile(r"(?<!total )(?<!maximum )(?<!minimum )\bnumbers?\b(?!\s+of\b)")
-_KIND_ORDER: Final = ("percent", "duration", "count", "date", "identifier", "entity", "amount")
+_KIND_ORDER: Final = ("percent", "duration", "count", "date", "identifier", "entity", "money", "amount")
 PERIODS: Final = ("monthly", "annual")
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*", re.UNICODE)
@@ -128,7 +129,7 @@ def cue(text: str, name: str) -> bool:
 class Question:
     text: str
     words: tuple[str, ...]  # normalized content words, first occurrence order
-    kind: str | None  # percent | duration | count | date | identifier | entity | amount
+    kind: str | None  # percent | duration | count | date | identifier | entity | money | amount
     period: str | None  # monthly | annual: the rate asked for
     period_words: frozenset[str]  # the words of the period cue, matched through period logic
     op: str | None  # share | percentage | difference | sum
@@ -242,6 +243,7 @@ _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
 )
 _PREFERENCE: Final[dict[str | None, tuple[str, ...]]] = {
     "amount": ("money", "number"),
+    "money": ("money",),
     "count": ("number", "numword", "duration"),
     "duration": ("duration",),
     "entity": ("entity",),

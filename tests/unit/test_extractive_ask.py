@@ -55,9 +55,19 @@ def test_a_request_verb_only_opens_a_request() -> None:
 def test_the_framing_words_are_not_question_words() -> None:
     question = analyze(asked_text("Find the $ value paid to Deel? If multiple, record all $ values paid."))
     assert question.words == ("paid", "deel")
-    assert question.kind == "amount"  # "the $ value" asks for an amount
+    assert question.kind == "money"  # "the $ value" asks for an amount of money
 
 
 def test_a_dollar_figure_in_the_question_is_a_value_not_a_cue() -> None:
     assert analyze("Why is the late charge $50?").kind == "amount"  # "charge" asks for it, not "$50"
     assert analyze("Which unit paid $50?").kind is None
+
+
+def test_a_money_question_is_answered_by_money_only() -> None:
+    # "the $ value" asks for money: a line's year or order number is no answer to it
+    from quotebound.agent.models.extractive_text import line_value
+
+    question = analyze("What is the $ value of the order?")
+    assert line_value(question, "Order #3691 placed on 20 Feb 2022.") is None
+    found = line_value(question, "Order #3691 total: $20.75.")
+    assert found is not None and found.text == "$20.75"
