@@ -69,6 +69,7 @@ from quotebound.agent.models.extractive_text import (
     tokens,
     value_differs,
 )
+from quotebound.agent.models.extractive_transfer import transfer_lines
 from quotebound.tools.registry import ToolRegistry
 
 _DIGIT = re.compile(r"\d")
@@ -97,6 +98,9 @@ class ExtractiveModel:
         unknown_share = len(index.unknown) / max(1, len(question.words))
         if index.weights and unknown_share <= self.t.max_unknown_fraction:
             facts = self._answer_facts(question, index, pool, budget)
+        if not facts and question.kind in ("amount", "money"):  # "paid to X" stated as "charged by X"
+            transfers = transfer_lines(question.text, pool.candidates(), self.t.max_facts)
+            facts = [quote_fact(question, s, pool) for s in transfers]
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
 
