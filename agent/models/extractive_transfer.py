@@ -82,10 +82,13 @@ def _clauses(text: str) -> list[str]:
     return [c for s in sentences(text) for c in _CLAUSE_BREAK.split(s) if c.strip()]
 
 
-def party_pattern(name: str) -> re.Pattern[str]:
-    """A party's name as a pattern: its words of two or more letters, in order ("Mr. Zoy" is "Zoy")."""
+def party_pattern(name: str) -> re.Pattern[str] | None:
+    """A party's name as a pattern: its words of two or more letters, in order ("Mr. Zoy" is "Zoy"); None when
+    it has none."""
     words = [w for w in re.findall(r"[\w'’-]+\.?", name) if not w.endswith(".") and len(w) > 1]
-    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words) + r"\b", re.IGNORECASE) if words else None  # type: ignore[return-value]
+    if not words:
+        return None
+    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in words) + r"\b", re.IGNORECASE)
 
 
 def roles(clause: str, party: re.Pattern[str]) -> set[Role]:

@@ -28,7 +28,8 @@ from quotebound.agent.models.extractive_transfer import (
     ],
 )
 def test_a_transfer_word_gives_the_party_its_role(clause: str, role: str) -> None:
-    assert roles(clause, party_pattern("Acme")) == {role}
+    party = party_pattern("Acme")
+    assert party is not None and roles(clause, party) == {role}
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,12 @@ def test_a_transfer_word_gives_the_party_its_role(clause: str, role: str) -> Non
     ],
 )
 def test_no_transfer_word_no_role(clause: str) -> None:
-    assert roles(clause, party_pattern("Acme")) == set()
+    party = party_pattern("Acme")
+    assert party is not None and roles(clause, party) == set()
+
+
+def test_a_name_of_initials_only_is_no_party() -> None:
+    assert party_pattern("J. R.") is None
 
 
 def test_the_question_asks_a_role() -> None:
