@@ -26,6 +26,7 @@ _SENTENCE_END: Final = re.compile(r"(?<!\b[A-Z][a-z]\.)(?<!\b[A-Z][a-z]{2}\.)(?<
 _DIGIT: Final = re.compile(r"\d")
 _FIRST_WORD: Final = re.compile(r"^\W*([A-Za-z]+)\b\s*")
 _WORD: Final = re.compile(r"[^\W_]")
+_WORDS: Final = re.compile(r"[^\W_]+")
 
 
 def sentences(text: str) -> list[str]:
@@ -42,16 +43,24 @@ def without_request_verb(sentence: str) -> str:
     return sentence[match.end() :]
 
 
+def is_directive(sentence: str) -> bool:
+    """A sentence about the answer's form rather than its subject: it opens with "if", "please" or a request verb
+    ("If multiple, record all values.", "Please be brief."), or is a single word ("Thanks!")."""
+    match = _FIRST_WORD.match(sentence)
+    first = match.group(1).lower() if match else ""
+    return first in _REQUEST_VERBS or first in ("if", "please") or len(_WORDS.findall(sentence)) <= 1
+
+
 def asked_text(question: str) -> str:
-    """The question without its framing: instructional sentences, sentences after the last one that asks (unless
-    they carry a figure or identifier, "Unit 4B."), and an opening request verb of each asking sentence. Falls back
-    to the whole text when nothing would be left."""
+    """The question without its framing: instructional sentences, directives after the last sentence that asks
+    (unless they carry a figure or identifier, "Unit 4B."), and an opening request verb of each asking sentence.
+    Falls back to the whole text when nothing would be left."""
     parts = sentences(question)
     asking = [i for i, s in enumerate(parts) if s.endswith("?")]
     last = asking[-1] if asking else len(parts) - 1
     kept = [
         without_request_verb(s) if i in asking else s
         for i, s in enumerate(parts)
-        if (i <= last or _DIGIT.search(s)) and not looks_instructional(s)
+        if (i <= last or _DIGIT.search(s) or not is_directive(s)) and not looks_instructional(s)
     ]
     return " ".join(kept) if kept else question
