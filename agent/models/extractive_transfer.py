@@ -160,6 +160,8 @@ def transfer_lines(question: str, lines: list[Line], limit: int) -> list[Scored]
         return []
     found: list[Scored] = []
     for line in lines:
+        if ask.party.search(line.text) is None:
+            continue  # most lines never name the party: skip reading their clauses
         value = transfer_amount(line.text, ask)
         if value is None or any(not value_differs(value, s.value, 0.0) for s in found if s.value is not None):
             continue
