@@ -99,7 +99,7 @@ class ExtractiveModel:
         if index.weights and unknown_share <= self.t.max_unknown_fraction:
             facts = self._answer_facts(question, index, pool, budget)
         if not facts and question.kind in ("amount", "money"):  # "paid to X" stated as "charged by X"
-            transfers = transfer_lines(question.text, pool.candidates(), self.t.max_facts)
+            transfers = transfer_lines(question, pool, self.t.max_facts)
             facts = [quote_fact(question, s, pool) for s in transfers]
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)

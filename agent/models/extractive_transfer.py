@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from quotebound.agent.models.extractive_ask import sentences
-from quotebound.agent.models.extractive_lines import Line, Scored
-from quotebound.agent.models.extractive_text import Value, extract_values, value_differs
+from quotebound.agent.models.extractive_lines import LinePool, Scored
+from quotebound.agent.models.extractive_text import Question, Value, extract_values, tokens, value_differs
 
 Role = Literal["giver", "receiver"]
 Kind = Literal["give", "take", "bill"]
@@ -126,6 +126,7 @@ def roles(clause: str, party: re.Pattern[str]) -> set[Role]:
 class Ask:
     party: re.Pattern[str]
     role: Role
+    name: frozenset[str]  # the party's name as normalized words ("mr", "zoy")
 
 
 def transfer_ask(question: str) -> Ask | None:
@@ -136,7 +137,7 @@ def transfer_ask(question: str) -> Ask | None:
             continue
         asked = {r for c in _clauses(question) for r in roles(c, party)}
         if len(asked) == 1:
-            return Ask(party, asked.pop())
+            return Ask(party, asked.pop(), frozenset(tokens(match.group(1))))
     return None
 
 
@@ -152,16 +153,21 @@ def transfer_amount(line: str, ask: Ask) -> Value | None:
     return None
 
 
-def transfer_lines(question: str, lines: list[Line], limit: int) -> list[Scored]:
+def transfer_lines(question: Question, pool: LinePool, limit: int) -> list[Scored]:
     """The readable lines where the question's party holds the asked role beside an amount, one per distinct
-    amount (two amounts are then a conflict to list, never one picked), in reading order."""
-    ask = transfer_ask(question)
+    amount (two amounts are then a conflict to list, never one picked), in reading order. The question's other
+    words ("for the January invoice") must be stated by the line or its context (heading, document name): the
+    role reading stands in for the transfer word only."""
+    ask = transfer_ask(question.text)
     if ask is None:
         return []
+    rest = {w for w in question.words if w not in ask.name and transfer_kind(w) is None}
     found: list[Scored] = []
-    for line in lines:
+    for line in pool.candidates():
         if ask.party.search(line.text) is None:
             continue  # most lines never name the party: skip reading their clauses
+        if not rest <= tokens(line.text) | tokens(pool.context_text(line)):
+            continue
         value = transfer_amount(line.text, ask)
         if value is None or any(not value_differs(value, s.value, 0.0) for s in found if s.value is not None):
             continue

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.models.extractive_lines import Line
+from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_text import analyze
 from quotebound.agent.models.extractive_transfer import (
     party_pattern,
     roles,
@@ -65,11 +66,23 @@ def test_a_line_answers_only_in_the_asked_role() -> None:
     assert transfer_amount("Your card was charged $4 040.00 by Acme.", ask) is None  # a space-grouped amount
 
 
+def _pool(*texts: str) -> LinePool:
+    pool = LinePool()
+    for number, text in enumerate(texts, start=1):
+        pool.add(Line("mail.txt", 1, number, text))
+    return pool
+
+
 def test_transfer_lines_keep_one_line_per_amount() -> None:
-    lines = [
-        Line("a.txt", 1, 1, "Your card was charged $40.00 by Acme."),
-        Line("a.txt", 1, 2, "Acme has charged your card $40.00."),
-        Line("a.txt", 1, 3, "You received $9.00 from Acme."),
-    ]
-    found = transfer_lines("How much was paid to Acme?", lines, 3)
+    pool = _pool(
+        "Your card was charged $40.00 by Acme.", "Acme has charged your card $40.00.", "You received $9.00 from Acme."
+    )
+    found = transfer_lines(analyze("How much was paid to Acme?"), pool, 3)
     assert [s.line.line_no for s in found] == [1]
+
+
+def test_the_question_s_other_words_must_be_stated() -> None:
+    pool = _pool("Your card was charged $40.00 by Acme.", "The January invoice: your card was charged $55.00 by Acme.")
+    found = transfer_lines(analyze("How much was paid to Acme for the January invoice?"), pool, 3)
+    assert [s.line.line_no for s in found] == [2]
+    assert transfer_lines(analyze("How much was paid to Mr. Acme in 2019?"), pool, 3) == []
