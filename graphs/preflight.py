@@ -36,7 +36,7 @@ from quotebound.graphs.state import (
     Signal,
     Source,
 )
-from quotebound.tools.instances import named_instances, noun_forms
+from quotebound.tools.instances import noun_forms, spelled_instances, title_instance
 from quotebound.tools.policy import Caller
 
 _STOPWORDS = frozenset(
@@ -63,6 +63,7 @@ _OPEN_QUANTITY = re.compile(
 )
 
 _INSTANCE_SEARCH_LIMIT = 200  # chunks mentioning the noun whose sources are read for its instances
+_MAX_OPTIONS = 8  # instances offered as a clarify's options; more are asked for by name, as free text
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ class Assessment:
 
 
 def content_words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 1]
+    # a one-digit number names a thing ("Camera 2"); a one-letter word is a fragment
+    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and (len(w) > 1 or w.isdigit())]
 
 
 def intent_confidence(question: str) -> float:
@@ -87,8 +89,8 @@ def intent_confidence(question: str) -> float:
     return min(1.0, base + (0.3 if _QUESTION_FORM.search(question) else 0.0))
 
 
-def _ask(field_name: str, prompt: str) -> ClarifyQuestion:
-    return ClarifyQuestion(field=field_name, prompt=prompt, options=[], allow_free_text=True)
+def _ask(field_name: str, prompt: str, options: list[str] | None = None) -> ClarifyQuestion:
+    return ClarifyQuestion(field=field_name, prompt=prompt, options=options or [], allow_free_text=True)
 
 
 def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Caller | None = None) -> Assessment:
@@ -120,11 +122,13 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
         noun, identifier = match.group(2).lower(), match.group(3)
         if identifier or knows(noun) or noun in missing:
             continue
-        if not _names_several(noun, ctx, caller or Caller()):
+        instances = _instances(noun, ctx, caller or Caller())
+        if len(instances) < 2:
             continue  # the documents know one such thing or none: the user has nothing to pick between
         signals.append("AmbiguousSubject")
         missing.append(noun)
-        questions.append(_ask(noun, f"Which {noun} do you mean? Please give its name or number."))
+        options = sorted(instances.values()) if len(instances) <= _MAX_OPTIONS else []
+        questions.append(_ask(noun, f"Which {noun} do you mean? Please give its name or number.", options))
     if _TEMPORAL.search(question) and not _EXPLICIT_TIME.search(question) and not knows("time_scope"):
         signals.append("AmbiguousSubject")
         missing.append("time_scope")
@@ -148,18 +152,19 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
     return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from, sorted(set(used)))
 
 
-def _names_several(noun: str, ctx: RunContext, caller: Caller) -> bool:
-    """Whether the sources the caller may read tell apart two or more instances of `noun` (two units in a unit
-    table, "Building 1" and "Building 2"). Only readable text counts, as the caller sees it: whether to ask must
-    not reveal what a hidden source or a masked value lists. The sources read are those whose chunks mention
-    the noun (the table's header row, the labelled mention); each is read whole, as a table's rows follow its
-    header in later chunks."""
+def _instances(noun: str, ctx: RunContext, caller: Caller) -> dict[str, str]:
+    """The instances of `noun` the sources the caller may read tell apart (two units in a unit table, "Building 1"
+    and "Building 2", two documents titled "Apache License" and "MIT License"), case-folded, with a spelling to
+    offer; it stops past `_MAX_OPTIONS`. Only readable text counts, as the caller sees it: whether to ask, and
+    what to offer, must not reveal what a hidden source or a masked value lists. The sources read are those whose
+    chunks mention the noun (the table's header row, the labelled mention, the title); each is read whole, as a
+    table's rows follow its header in later chunks."""
     hits = ctx.corpus.lexical_search(" ".join(sorted(noun_forms(noun))), _INSTANCE_SEARCH_LIMIT)
     if not hits:
-        return False
+        return {}
     tools = ctx.tools_for(caller.role, sorted(caller.labels))
     pointers = ctx.corpus.chunk_pointers(cid for cid, _ in hits)
-    instances: set[str] = set()
+    instances: dict[str, str] = {}
     seen: set[str] = set()
     for chunk_id, _ in hits:
         pointer = pointers.get(chunk_id)
@@ -169,10 +174,16 @@ def _names_several(noun: str, ctx: RunContext, caller: Caller) -> bool:
         if not tools.can_read(pointer.source_id):
             continue
         source = tools.readable_source(pointer.source_id, pointer.version)
-        instances |= named_instances((text for _, _, text in tools.visible_iter_lines(source)), noun)
-        if len(instances) >= 2:
-            return True
-    return False
+        lines = [text for _, _, text in tools.visible_iter_lines(source)]
+        found = spelled_instances(lines, noun)
+        titled = title_instance(lines, noun)
+        if titled is not None:
+            found.setdefault(" ".join(titled.casefold().split()), titled)
+        for key, spelled in found.items():
+            instances.setdefault(key, spelled)
+        if len(instances) > _MAX_OPTIONS:
+            break
+    return instances
 
 
 def _lexical_coverage(question: str, words: list[str], ctx: RunContext, caller: Caller) -> float:

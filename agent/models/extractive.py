@@ -32,6 +32,7 @@ from quotebound.agent.core.contracts import (
 )
 from quotebound.agent.core.version import __version__
 from quotebound.agent.models.base import DraftInput
+from quotebound.agent.models.extractive_ask import asked_text
 from quotebound.agent.models.extractive_calc import (
     CalcPlan,
     ToolBudget,
@@ -73,6 +74,7 @@ from quotebound.agent.models.extractive_text import (
     tokens,
     value_differs,
 )
+from quotebound.agent.models.extractive_transfer import transfer_lines
 from quotebound.tools.registry import ToolRegistry
 
 _DIGIT = re.compile(r"\d")
@@ -89,7 +91,7 @@ class ExtractiveModel:
     # --- draft ---------------------------------------------------------------------------------------------
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
-        question = analyze(request.question)
+        question = analyze(asked_text(request.question))
         pool = LinePool.from_bundles(request.bundles)
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
@@ -103,6 +105,9 @@ class ExtractiveModel:
             pool.settle_exclusions()
             index = build_index(question, pool, request.meaning, self.t.meaning_floor)
             facts = self._facts(question, index, pool, budget, request)
+        if not facts and question.kind in ("amount", "money"):  # "paid to X" stated as "charged by X"
+            transfers = transfer_lines(question, pool, self.t.max_facts)
+            facts = [quote_fact(question, s, pool) for s in transfers]
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
 
@@ -226,7 +231,7 @@ class ExtractiveModel:
         """Narrow the previous draft: keep what still verifies, re-fetch what did not, add named conflicts."""
         if request.previous is None:
             return self.draft(request, tools)
-        question = analyze(request.question)
+        question = analyze(asked_text(request.question))
         pool = LinePool.from_bundles(request.bundles)
         pool.settle_exclusions()
         for entry in request.previous.evidence.citations_index:

@@ -79,13 +79,24 @@ _INSTRUCTION = re.compile(
     r"|\bact\s+as\s+(?:an?\s+|the\s+)?(?:ai|assistant|language\s+model|chatbot)\b",
     re.IGNORECASE,
 )
-_PARAGRAPH_REACH = 5  # how far an instruction taints its unbroken run of neighbouring lines
+_PARAGRAPH_REACH = 5  # how far an instruction taints the lines its sentence wraps onto
 _TABLE_REACH = 60  # how far above a line its table header or heading is looked for
 # The words that name a change or a figure's form in a question: what changed is named by its other words.
 _CHANGE_WORDS = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))
 _FIGURE_WORDS = frozenset({"percentage", "percent", "amount", "value", "figure"})
 _LOCATOR_IN_TEXT = re.compile(r"p\.(\d+) L(\d+)(?:-L(\d+))?")
 _SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+_SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*\s*$")
+
+
+def same_sentence(first: Line, second: Line) -> bool:
+    """Whether `second` continues the sentence `first` holds (hard-wrapped): `second` opens in lowercase, or
+    `first` stops without a sentence's end and `second` opens with no capital. A line opening with a capital
+    starts a statement of its own (a truncated line above it, "The Mercury T", does not join it)."""
+    opening = second.text.lstrip(" \t>*-#")[:1]
+    return opening.islower() or (not _SENTENCE_END.search(first.text) and not opening.isupper())
 
 
 def looks_instructional(text: str) -> bool:
@@ -164,18 +175,22 @@ class LinePool:
         return self.add(Line(source_id, span.page, span.line_start, snippet))
 
     def settle_exclusions(self) -> None:
-        """Flagged lines, instruction-like lines, and the rest of an instruction's paragraph."""
+        """Flagged lines, instruction-like lines, and the lines an instruction's sentence is wrapped onto."""
         for key, line in self.lines.items():
             flagged = any(s == key[0] and p == key[1] and a <= key[2] <= b for s, p, a, b in self._flagged)
             if flagged or looks_instructional(line.text):
                 self.excluded.add(key)
-        for source_id, page, line_no in sorted(self.excluded):  # an injected paragraph is suspect as a whole
+        for source_id, page, line_no in sorted(self.excluded):  # an injected sentence is suspect as a whole
             for step in (-1, 1):
+                at = self.lines[(source_id, page, line_no)]
                 for distance in range(1, _PARAGRAPH_REACH + 1):
                     near = self.lines.get((source_id, page, line_no + step * distance))
                     if near is None or not near.text.strip():
                         break
+                    if not same_sentence(*((near, at) if step < 0 else (at, near))):
+                        break  # a sentence of its own: the detector judged it, and it is not the injection
                     self.excluded.add(near.key)
+                    at = near
 
     def candidates(self) -> list[Line]:
         """Lines that may support an answer, in a stable order."""

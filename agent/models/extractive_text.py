@@ -47,6 +47,7 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
     "kind:entity": ("who", "whom", "whose", "which company", "what company", "which firm", "name of"),
     "kind:identifier": ("code", "codes", "phone", "telephone", "email", "e-mail", "password", "pin"),
     "kind:date": ("when", "what date", "which date", "what day", "what time", "deadline", "due date"),
+    "kind:money": ("$", "€", "£"),  # "the $ value": an amount of money, not any number
     "kind:amount": ("how much", "cost", "costs", "fee", "fees", "price", "amount", "charge"),
     "period:monthly": ("monthly", "per month", "a month", "each month", "every month", "/month"),
     "period:annual": (
@@ -73,7 +74,7 @@ CUES: Final[dict[str, tuple[str, ...]]] = {
 }
 # "number" that is not "number of" / "numbers of" (a count) and not "a/the total number": an identifier's name.
 _NAMED_NUMBER: Final = re.compile(r"(?<!total )(?<!maximum )(?<!minimum )\bnumbers?\b(?!\s+of\b)")
-_KIND_ORDER: Final = ("percent", "duration", "count", "date", "identifier", "entity", "amount")
+_KIND_ORDER: Final = ("percent", "duration", "count", "date", "identifier", "entity", "money", "amount")
 PERIODS: Final = ("monthly", "annual")
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*", re.UNICODE)
@@ -143,7 +144,7 @@ def cue(text: str, name: str) -> bool:
 class Question:
     text: str
     words: tuple[str, ...]  # normalized content words, first occurrence order
-    kind: str | None  # percent | duration | count | date | identifier | entity | amount
+    kind: str | None  # percent | duration | count | date | identifier | entity | money | amount
     period: str | None  # monthly | annual: the rate asked for
     period_words: frozenset[str]  # the words of the period cue, matched through period logic
     op: str | None  # share | percentage | difference | sum
@@ -245,7 +246,7 @@ _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("money", re.compile(rf"[$€£¥₹]\s?(?:{_NUM})")),
     ("percent", re.compile(rf"(?<![\w.,])(?:{_NUM})\s?%")),
     ("duration", re.compile(rf"\b(?:\d+(?:\.\d+)?|{_NUMWORD})(?:\s*\(\d+\))?\s+{_UNIT}\b", re.IGNORECASE)),
-    ("time", re.compile(r"\b\d{1,2}:\d{2}(?:\s?(?:a\.m\.|p\.m\.|am|pm)(?!\w))?", re.IGNORECASE)),
+    ("time", re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:a\.m\.|p\.m\.|am|pm)(?!\w))?", re.IGNORECASE)),
     ("identifier", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\(?\b\d{3}\)?[\s.-]?\d{3}-\d{4}\b")),  # e-mail, phone
     # codes and ids: 1-10, B-07, FY2024, 7C, 1234#
     ("identifier", re.compile(r"\w*\d+(?:-\w*\d+\w*)+|[^\W\d_]+\d[\w]*|\d+[^\W\d_]+\w*|\b\d{3,}[#*]")),
@@ -270,6 +271,7 @@ _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
 )
 _PREFERENCE: Final[dict[str | None, tuple[str, ...]]] = {
     "amount": ("money", "number"),
+    "money": ("money",),
     "count": ("number", "numword", "duration"),
     "duration": ("duration",),
     "entity": ("entity",),
