@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline eval-licenses bench clean
+.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline eval-licenses eval-realdocs2 bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -92,6 +92,15 @@ eval-licenses: install
 	$(BIN)/quotebound ingest examples/licenses --store $(EVAL_DIR)/licenses/store >/dev/null
 	$(BIN)/quotebound eval run evals/golden/licenses.yaml --store $(EVAL_DIR)/licenses/store \
 		--out $(EVAL_DIR)/licenses/report
+
+# The second blind golden set over real documents (examples/realdocs2: GPL-2, LGPL-2.1, GFDL-1.3 and the
+# READMEs of gzip, ed and bc; no policy file): a measure like eval-licenses, no baseline.
+# Reports: $(EVAL_DIR)/realdocs2/report/report.{json,md,html}.
+eval-realdocs2: install
+	rm -rf $(EVAL_DIR)/realdocs2/store
+	$(BIN)/quotebound ingest examples/realdocs2 --store $(EVAL_DIR)/realdocs2/store >/dev/null
+	$(BIN)/quotebound eval run evals/golden/realdocs2.yaml --store $(EVAL_DIR)/realdocs2/store \
+		--out $(EVAL_DIR)/realdocs2/report
 
 eval-store: install
 	rm -rf $(EVAL_DIR)/store
