@@ -435,13 +435,19 @@ def identifiers(question: Question) -> frozenset[str]:
     return frozenset(w for w in question.words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w))
 
 
+def mentioned(line: Line) -> set[str]:
+    """What a line names: its own words and its document's name. Every line of "CC0-1.0.txt" is about CC0, so a
+    question naming CC0 is answered by it, though the line itself never repeats the name."""
+    return tokens(line.text) | tokens(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("-", " "))
+
+
 def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
     candidates = pool.candidates()
     # A line about unit 4B must mention 4B; a general sentence about every unit does not answer for 4B. The rule
     # applies only to identifiers some readable line mentions, so an unknown one still leads to a gap, not to nothing.
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
-        candidates = [line for line in candidates if all(w in tokens(line.text) for w in named)]
+        candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
