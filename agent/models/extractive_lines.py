@@ -18,6 +18,7 @@ from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
+from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
@@ -28,6 +29,7 @@ from quotebound.agent.models.extractive_text import (
     STOPWORDS,
     Question,
     Value,
+    asks_polarity,
     content_tokens,
     extract_values,
     is_heading,
@@ -332,7 +334,9 @@ def build_index(question: Question, pool: LinePool, meaning: Meaning | None = No
     lines = pool.candidates()
     line_tokens = [tokens(line.text) for line in lines]
     context_tokens = set().union(*(tokens(pool.context_text(line)) for line in lines)) if lines else set()
-    found = senses(question.words, set().union(*line_tokens, context_tokens), meaning, floor)
+    found = dict(senses(question.words, set().union(*line_tokens, context_tokens), meaning, floor))
+    for word, said in modal_senses(question.words, asks_polarity(question.text)).items():
+        found[word] = {**said, **found.get(word, {})}
     n = len(lines)
     weights: dict[str, float] = {}
     unknown: list[str] = []
