@@ -9,6 +9,7 @@ reader credits exactly the words whose polarity and modality the gate then judge
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -19,6 +20,8 @@ from quotebound.agent.gate.meaning.lexicon import (
     PERMISSION,
     PROHIBITION,
 )
+from quotebound.agent.gate.meaning.polarity import deontic
+from quotebound.agent.models.extractive_text import tokens
 
 DEONTIC: Final = frozenset(PERMISSION | PROHIBITION | OBLIGATION_MODALS | OBLIGATION_WORDS | EXEMPTION)
 
@@ -30,3 +33,52 @@ def modal_senses(words: tuple[str, ...], polar: bool) -> dict[str, Mapping[str, 
         return {}
     others = {w: 1.0 for w in DEONTIC}
     return {w: {o: c for o, c in others.items() if o != w} for w in words if w in DEONTIC}
+
+
+# A numbered heading fused to the start of a line's first sentence ("6. Trademarks. This License ..."): a number or
+# letter, then a title of capitalized words (small function words between them), then its full stop.
+_FUSED_HEADING: Final = re.compile(
+    r"^\s*(?:\d+(?:\.\d+)*\.?|[a-z]\.|\([a-z0-9]+\))\s+[A-Z][\w-]*(?:\s+(?:(?:of|and|or|the|to|for|in|on)\s+)*[A-Z][\w-]*){0,5}"
+    r"\.\s+(?=[A-Z])"
+)
+_WORD: Final = re.compile(r"[a-z']+")
+_SENTENCE: Final = re.compile(r"(?<=[.;])\s+(?=[A-Z])")
+_ASKED: Final = frozenset({"permission", "obligation"})
+# What a quote's single deontic class answers, per class asked: a permission asked is denied by a prohibition.
+_SETTLES: Final[dict[tuple[str, str], str]] = {
+    ("permission", "permission"): "Yes",
+    ("permission", "prohibition"): "No",
+    ("obligation", "obligation"): "Yes",
+    ("obligation", "exemption"): "No",
+}
+
+
+def without_heading(text: str) -> str:
+    """The text without a numbered heading fused to its start: the heading names a part, it states nothing."""
+    return _FUSED_HEADING.sub("", text, count=1) or text
+
+
+def asked_class(question: str) -> str | None:
+    """The deontic class a yes/no question asks about: "Can I / Am I allowed" a permission, "Must I / Is ...
+    required" an obligation; None when it asks both or neither (a plain "Does X cover Y?")."""
+    found = {c for c in deontic(_WORD.findall(question.lower()), set()) if c in _ASKED}
+    return found.pop() if len(found) == 1 else None
+
+
+def lead(question: str, words: tuple[str, ...], text: str) -> str | None:
+    """Yes or No when the sentence of `text` that says most of the question's `words` settles the asked class
+    with one deontic class of its own; None otherwise (the quote is then shown alone)."""
+    asked = asked_class(question)
+    if asked is None:
+        return None
+    best = max(_SENTENCE.split(text), key=lambda s: len(tokens(s) & set(words)))
+    stated = deontic(_WORD.findall(best.lower()), set())
+    return _SETTLES.get((asked, stated.pop())) if len(stated) == 1 else None
+
+
+def polar_text(question: str, words: tuple[str, ...], text: str) -> str:
+    """A yes/no answer's text: "No." or "Yes." when the quote settles it (`lead`), before the quote's sentences
+    without a fused heading."""
+    body = without_heading(text)
+    said = lead(question, words, body)
+    return f"{said}. {body}" if said else body

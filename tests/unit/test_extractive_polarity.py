@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_polarity import modal_senses, polar_text, without_heading
 from quotebound.agent.models.extractive_text import analyze, asks_polarity
 
 
@@ -34,3 +34,33 @@ def test_a_line_stating_the_act_with_another_modal_answers_a_yes_no_question() -
     other = analyze("What fee for the package itself is allowed?")
     scored = rank(other, build_index(other, pool), pool, Thresholds())
     assert all(s.coverage < ranked[0].coverage for s in scored)
+
+
+def test_a_yes_no_answer_leads_with_what_the_quote_settles() -> None:
+    asked = "Am I allowed to charge a fee for the package itself?"
+    words = analyze(asked).words
+    denied = polar_text(asked, words, "You may not charge a fee for this Package itself. However, you may copy it.")
+    assert denied.startswith("No. You may not charge a fee")
+    assert polar_text(asked, words, "You may charge a fee for the Package itself.").startswith("Yes. ")
+    duty = "Must dogs be leashed in the Common Area?"
+    assert polar_text(duty, analyze(duty).words, "Dogs must be leashed at all times.") == (
+        "Yes. Dogs must be leashed at all times."
+    )
+    assert polar_text(duty, analyze(duty).words, "Leashes are not required in the Common Area.").startswith("No. ")
+    # a plain question, or a quote that states no modality, gets the quote alone: nothing to settle
+    plain = "Does the license cover patents?"
+    assert polar_text(plain, analyze(plain).words, "The license does not cover patents.") == (
+        "The license does not cover patents."
+    )
+    assert polar_text(asked, words, "A fee is charged for support.") == "A fee is charged for support."
+
+
+def test_a_numbered_heading_fused_to_the_sentence_is_no_part_of_the_answer() -> None:
+    assert without_heading("6. Trademarks. This License does not grant permission.") == (
+        "This License does not grant permission."
+    )
+    assert without_heading("7. Disclaimer of Warranty. Licensor provides the Work as is.").startswith("Licensor")
+    assert without_heading("a. No trademark or patent rights are waived.") == (
+        "a. No trademark or patent rights are waived."
+    )
+    assert without_heading("7. Disclaimer of Warranty.") == "7. Disclaimer of Warranty."
