@@ -43,6 +43,8 @@ _FUSED_HEADING: Final = re.compile(
 )
 _WORD: Final = re.compile(r"[a-z']+")
 _SENTENCE: Final = re.compile(r"(?<=[.;])\s+(?=[A-Z])")
+# Words that make a rule conditional: the answer is then "it depends", which the quote states and a bare lead hides.
+_CONDITIONS: Final = frozenset("unless except without provided if only until".split())
 _ASKED: Final = frozenset({"permission", "obligation"})
 # What a quote's single deontic class answers, per class asked: a permission asked is denied by a prohibition.
 _SETTLES: Final[dict[tuple[str, str], str]] = {
@@ -72,7 +74,10 @@ def lead(question: str, words: tuple[str, ...], text: str) -> str | None:
     if asked is None:
         return None
     best = max(_SENTENCE.split(text), key=lambda s: len(tokens(s) & set(words)))
-    stated = deontic(_WORD.findall(best.lower()), set())
+    said = _WORD.findall(best.lower())
+    if _CONDITIONS & set(said):  # "may not ... without written permission": a bare "No" would drop the condition
+        return None
+    stated = deontic(said, set())
     return _SETTLES.get((asked, stated.pop())) if len(stated) == 1 else None
 
 

@@ -64,3 +64,9 @@ def test_a_numbered_heading_fused_to_the_sentence_is_no_part_of_the_answer() -> 
         "a. No trademark or patent rights are waived."
     )
     assert without_heading("7. Disclaimer of Warranty.") == "7. Disclaimer of Warranty."
+
+
+def test_a_conditional_rule_gets_no_bare_lead() -> None:
+    asked = "Can I use the University's name to promote a product?"
+    quote = "The name of the University may not be used to promote products without prior written permission."
+    assert polar_text(asked, analyze(asked).words, quote) == quote
