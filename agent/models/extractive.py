@@ -58,6 +58,7 @@ from quotebound.agent.models.extractive_lines import (
     same_subject,
 )
 from quotebound.agent.models.extractive_parts import clauses
+from quotebound.agent.models.extractive_polarity import polar_text
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_facts
@@ -66,6 +67,7 @@ from quotebound.agent.models.extractive_text import (
     Question,
     Value,
     analyze,
+    asks_polarity,
     clean,
     extract_values,
     is_label,
@@ -270,8 +272,11 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     key = question.subject_key(scored.stated_period) if question.period else question.key
     header = pool.header_row(line)
     text = row_text(question, line.text, header.text) if header is not None else None
+    said = text or _unwrapped(clean(line.text)) or line.text.strip()
+    if text is None and asks_polarity(question.text):  # yes/no: "No." before the quote that denies the act
+        said = polar_text(question.text, question.words, said)
     return Fact(
-        text=text or _unwrapped(clean(line.text)) or line.text.strip(),
+        text=said,
         support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
         coverage=min(1.0, scored.coverage),
         key=key,

@@ -18,6 +18,7 @@ from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
+from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
@@ -28,6 +29,7 @@ from quotebound.agent.models.extractive_text import (
     STOPWORDS,
     Question,
     Value,
+    asks_polarity,
     content_tokens,
     extract_values,
     is_heading,
@@ -332,7 +334,9 @@ def build_index(question: Question, pool: LinePool, meaning: Meaning | None = No
     lines = pool.candidates()
     line_tokens = [tokens(line.text) for line in lines]
     context_tokens = set().union(*(tokens(pool.context_text(line)) for line in lines)) if lines else set()
-    found = senses(question.words, set().union(*line_tokens, context_tokens), meaning, floor)
+    found = dict(senses(question.words, set().union(*line_tokens, context_tokens), meaning, floor))
+    for word, said in modal_senses(question.words, asks_polarity(question.text)).items():
+        found[word] = {**said, **found.get(word, {})}
     n = len(lines)
     weights: dict[str, float] = {}
     unknown: list[str] = []
@@ -435,13 +439,19 @@ def identifiers(question: Question) -> frozenset[str]:
     return frozenset(w for w in question.words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w))
 
 
+def mentioned(line: Line) -> set[str]:
+    """What a line names: its own words and its document's name. Every line of "CC0-1.0.txt" is about CC0, so a
+    question naming CC0 is answered by it, though the line itself never repeats the name."""
+    return tokens(line.text) | tokens(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("-", " "))
+
+
 def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
     candidates = pool.candidates()
     # A line about unit 4B must mention 4B; a general sentence about every unit does not answer for 4B. The rule
     # applies only to identifiers some readable line mentions, so an unknown one still leads to a gap, not to nothing.
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
-        candidates = [line for line in candidates if all(w in tokens(line.text) for w in named)]
+        candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of

@@ -171,6 +171,9 @@ class Question:
         return " ".join(sorted(words))
 
 
+_WH_WORDS: Final = frozenset("what which who whom whose when where why how".split())
+
+
 def is_acronym(raw: str) -> bool:
     """NASA, LLC, and their plurals (RVs, IDs): capitals a document often spells out in words."""
     stem = raw[:-1] if len(raw) > 2 and raw.endswith("s") else raw
@@ -179,9 +182,18 @@ def is_acronym(raw: str) -> bool:
 
 def asks_polarity(text: str) -> bool:
     """A question opening with an auxiliary ("Is ...", "Does ...", "May ...") asks yes or no: a "when" or "who"
-    further on ("Is X allowed when electing directors?") opens a clause, not the value asked for."""
+    further on ("Is X allowed when electing directors?") opens a clause, not the value asked for. A phrase set
+    before it by a comma ("Under the Artistic License, am I allowed ...?") frames the question; the clause after
+    it asks, when no wh-word or auxiliary opens the phrase itself."""
     first = _TOKEN.search(text)
-    return first is not None and first.group().lower().replace("’", "'") in AUXILIARIES
+    if first is None:
+        return False
+    if first.group().lower().replace("’", "'") in AUXILIARIES:
+        return True
+    head, comma, rest = text.partition(",")
+    after = _TOKEN.search(rest)
+    framed = comma and after is not None and after.group().lower().replace("’", "'") in AUXILIARIES
+    return bool(framed) and not any(t.lower() in _WH_WORDS for t in _TOKEN.findall(head))
 
 
 def analyze(text: str) -> Question:

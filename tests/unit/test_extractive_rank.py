@@ -23,3 +23,15 @@ def test_a_primary_source_that_answers_comes_before_a_closer_secondary_retelling
     pool.provenance["rules.md"] = "secondary"  # two retellings: the closer one first
     ranked = rank(question, build_index(question, pool), pool, Thresholds())
     assert ranked[0].score >= ranked[1].score
+
+
+def test_an_identifier_the_question_names_is_named_by_the_line_or_by_its_document() -> None:
+    question = analyze("Does CC0 give up the affirmer's trademark and patent rights?")
+    pool = LinePool()
+    pool.add(Line("CC0-1.0.txt", 1, 1, "No trademark or patent rights held by Affirmer are waived or abandoned."))
+    pool.add(Line("CC0-1.0.txt", 1, 2, "CC0 is a public domain dedication."))
+    pool.add(Line("other.txt", 1, 1, "No trademark or patent rights held by Affirmer are waived or abandoned."))
+    ranked = rank(question, build_index(question, pool), pool, Thresholds())
+    # the other document's copy of the sentence names no CC0: it is not about it
+    assert [(s.line.source_id, s.line.line_no) for s in ranked][:1] == [("CC0-1.0.txt", 1)]
+    assert all(s.line.source_id == "CC0-1.0.txt" for s in ranked)
