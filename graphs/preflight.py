@@ -163,7 +163,7 @@ def names_instance(question: str, noun: str, ctx: RunContext, caller: Caller) ->
     sources = readable_sources(ctx.tools_for(caller.role, sorted(caller.labels)))
     named = scoped_sources(question, sources)
     forms = noun_forms(noun)
-    return len(named) == 1 and any(forms & source_names(s)[0] for s in sources if s.source_id in named)
+    return len(named) == 1 and any(forms & source_names(s).words for s in sources if s.source_id in named)
 
 
 def _instances(noun: str, ctx: RunContext, caller: Caller) -> dict[str, str]:

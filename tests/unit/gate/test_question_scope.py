@@ -59,3 +59,12 @@ def test_names_of_reads_a_code_through_the_title() -> None:
     budget = [HOA[1]]
     assert names_of("FY2025", budget) and names_of("budget", budget)
     assert not names_of("FY2024", budget) and not names_of("adopt", budget)
+
+
+def test_a_code_is_matched_to_ids_and_acronyms_not_to_title_words() -> None:
+    pages = (
+        SourceInfo("q-d00.txt", "Danger Mouse (1981 TV series)"),
+        SourceInfo("q-d01.txt", "Danger Mouse (2015 TV series)"),
+        SourceInfo("q-d02.txt", "Danger Mouse"),
+    )
+    assert scoped_sources("When was the Danger Mouse TV series released?", pages) == frozenset()
