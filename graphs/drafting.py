@@ -6,6 +6,7 @@ from langgraph.runtime import Runtime
 
 from quotebound.agent.core.contracts import Draft
 from quotebound.agent.core.errors import OperatorError
+from quotebound.agent.gate.gather import readable_sources
 from quotebound.agent.gate.paraphrase import paraphrase_scorer
 from quotebound.agent.models.base import DraftInput, Meaning
 from quotebound.agent.runs.trace import result_summary
@@ -28,7 +29,7 @@ def _meaning(ctx: RunContext) -> Meaning | None:
     return scorer if isinstance(scorer, Meaning) else None
 
 
-def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
+def _request(state: RunState, ctx: RunContext, tools: ToolRegistry, *, repair: bool) -> DraftInput:
     findings = [f.message for f in state.get("findings", [])] if repair else []
     previous = state.get("draft") if repair else None
     # Copies: the untrusted model never holds the state's own objects (the bundles are the gate's ground truth).
@@ -42,6 +43,7 @@ def _request(state: RunState, ctx: RunContext, *, repair: bool) -> DraftInput:
         previous=previous.model_copy(deep=True) if previous is not None else None,
         max_tool_calls=ctx.settings.attempts.max_tool_calls,
         meaning=_meaning(ctx),
+        documents=tuple((s.source_id, s.title) for s in readable_sources(tools.ctx)),
     )
 
 
@@ -83,7 +85,7 @@ def _run_model(state: RunState, ctx: RunContext, *, repair: bool) -> RunState:
     )
     update: RunState = {"path": [node.value]}
     try:
-        request = _request(state, ctx, repair=repair)
+        request = _request(state, ctx, tools, repair=repair)
         draft = _call_model(ctx, request, tools, repair=repair)
     except Exception as exc:  # an untrusted model may fail in any way (a timeout too): never a crash
         update["failure"] = tool_fault(node, tools) if tools.faults else model_fault(node, ctx.model.model_id, exc)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from langgraph.runtime import Runtime
 
 from quotebound.agent.core.contracts import ClarifyNotes, ClarifyQuestion, GateStatus, Locator, ReasonCode
+from quotebound.agent.gate.gather import readable_sources
+from quotebound.agent.gate.question_scope import scoped_sources, source_names
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import is_store_fault, store_fault
 from quotebound.graphs.names import Node
@@ -125,6 +127,8 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
         instances = _instances(noun, ctx, caller or Caller())
         if len(instances) < 2:
             continue  # the documents know one such thing or none: the user has nothing to pick between
+        if names_instance(question, noun, ctx, caller or Caller()):
+            continue  # the question names which one
         signals.append("AmbiguousSubject")
         missing.append(noun)
         options = sorted(instances.values()) if len(instances) <= _MAX_OPTIONS else []
@@ -150,6 +154,16 @@ def assess(question: str, context: dict[str, str], ctx: RunContext, caller: Call
             missing.append("detail")
             questions.append(_ask("detail", "Can you add more detail (a name, a date, or what it is about)?"))
     return Assessment(sorted(set(signals)), missing, questions, confidence, coverage, resolved_from, sorted(set(used)))
+
+
+def names_instance(question: str, noun: str, ctx: RunContext, caller: Caller) -> bool:
+    """The question names the one readable document that is the `noun` it asks about ("my license" in a question
+    about GPLv3): nothing is left to pick between. A document is such a thing when the noun is one of its names
+    (its id's or title's words: "GNU GENERAL PUBLIC LICENSE"); "my unit" under "the FY2025 budget" still asks."""
+    sources = readable_sources(ctx.tools_for(caller.role, sorted(caller.labels)))
+    named = scoped_sources(question, sources)
+    forms = noun_forms(noun)
+    return len(named) == 1 and any(forms & source_names(s).words for s in sources if s.source_id in named)
 
 
 def _instances(noun: str, ctx: RunContext, caller: Caller) -> dict[str, str]:

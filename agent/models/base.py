@@ -36,6 +36,8 @@ class DraftInput(BaseModel):
     max_tool_calls: int = Field(default=12, ge=0, le=100)
     # Not part of any record: a handle on the store's meaning embedder (None for a hashing one, or in tests).
     meaning: Meaning | None = Field(default=None, exclude=True, description="word vectors for paraphrase")
+    # Not part of any record: the readable sources' (id, title), by which a question may name the one it asks about.
+    documents: tuple[tuple[str, str], ...] = Field(default=(), exclude=True, description="readable (id, title)")
 
 
 @runtime_checkable

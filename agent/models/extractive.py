@@ -24,7 +24,6 @@ from quotebound.agent.core.contracts import (
     Conflict,
     ConflictValue,
     Draft,
-    EvidenceBundle,
     Extractions,
     Fact,
     Gap,
@@ -60,6 +59,7 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
 from quotebound.agent.models.extractive_repair import repair_facts
+from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_facts
 from quotebound.agent.models.extractive_table_calc import grouped
@@ -93,11 +93,14 @@ class ExtractiveModel:
     # --- draft ---------------------------------------------------------------------------------------------
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
-        question = analyze(asked_text(request.question))
-        pool = LinePool.from_bundles(request.bundles)
+        # a question naming a document is answered from it alone, or not at all (`extractive_scope`)
+        bundles, scope = in_scope(request.question, request.bundles, request.documents)
+        named = named_ids(request.question, request.documents)
+        question = unnamed(analyze(asked_text(request.question)), request.documents, named)
+        pool = LinePool.from_bundles(bundles)
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
-        self._search(question, pool, request.bundles, budget)
+        self._search(question, pool, scope, budget)
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
         index = build_index(question, pool, request.meaning, self.t.meaning_floor)
@@ -123,10 +126,9 @@ class ExtractiveModel:
         joint = self._part_facts(parts, pool, request) if parts is not None else []
         return joint or self._answer_facts(question, index, pool, budget)
 
-    def _search(self, question: Question, pool: LinePool, bundles: list[EvidenceBundle], budget: ToolBudget) -> None:
+    def _search(self, question: Question, pool: LinePool, sources: list[str], budget: ToolBudget) -> None:
         """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle
         line has come first), then, if calls remain, one of the other words."""
-        sources = list(dict.fromkeys(b.source_id for b in bundles))
         seen = [tokens(line.text) for line in pool.candidates()]
         df = {w: sum(1 for toks in seen if w in toks) for w in question.words}
         ordered = sorted(question.words, key=lambda w: (df[w], w))

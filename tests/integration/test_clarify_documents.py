@@ -1,5 +1,6 @@
 """Clarify from the corpus: "my license" over several documents titled as licenses asks which one, offering the
-titles as options; one such document, or a title where the noun only qualifies ("Unit Schedule"), asks nothing."""
+titles as options; one such document, a title where the noun only qualifies ("Unit Schedule"), or a question naming
+the one license (`question_scope`), asks nothing."""
 
 from __future__ import annotations
 
@@ -44,3 +45,14 @@ def test_my_license_over_three_titled_licenses_asks_which_with_their_titles(tmp_
 def test_one_titled_license_asks_nothing(tmp_path: Path) -> None:
     envelope = _ask(tmp_path, {"mit.txt": _LICENSES["mit.txt"]}, "What does my license require?")
     assert not isinstance(envelope, ClarifyEnvelope), envelope
+
+
+def test_a_question_naming_one_license_does_not_ask_which(tmp_path: Path) -> None:
+    envelope = _ask(tmp_path, _LICENSES, "Under GPLv3, what does my license require?")
+    assert not isinstance(envelope, ClarifyEnvelope), envelope
+
+
+def test_a_question_naming_a_document_of_another_kind_still_asks(tmp_path: Path) -> None:
+    files = {**_LICENSES, "budget-2025.md": "# Annual Budget 2025\n\nThe budget funds the legal review.\n"}
+    envelope = _ask(tmp_path, files, "Under the 2025 budget, what does my license require?")
+    assert isinstance(envelope, ClarifyEnvelope), envelope
