@@ -242,6 +242,8 @@ _UNIT = r"(?:consecutive\s+|full\s+|calendar\s+|business\s+)?(?:years?|months?|w
 _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("date", re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b")),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")),
+    # day first, as most of the world writes it: "29 June 2007", "11 March 1996"
+    ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b")),
     ("date", re.compile(rf"\b{_MONTH}\s+(?:\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?)\b")),
     ("money", re.compile(rf"[$€£¥₹]\s?(?:{_NUM})")),
     ("percent", re.compile(rf"(?<![\w.,])(?:{_NUM})\s?%")),
@@ -320,6 +322,10 @@ class Value:
         if match:
             month = _MONTHS.index(match[1].lower()) + 1
             return f"{match[3]}-{month:02d}-{int(match[2]):02d}"
+        match = re.match(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})$", self.text)
+        if match:
+            month = _MONTHS.index(match[2].lower()) + 1
+            return f"{match[3]}-{month:02d}-{int(match[1]):02d}"
         return " ".join(self.text.casefold().split())
 
 
