@@ -96,6 +96,17 @@ _CUE_RES: Final = {name: _cue_re(phrases) for name, phrases in CUES.items()}
 _ALIASES = {"footage": "feet", "foot": "feet", "sq": "square", "sqft": "feet"}
 
 
+# The endings English contracts an auxiliary to: "I've", "you're", "we'll", "I'd", "I'm".
+_CONTRACTED: Final = frozenset({"ve", "re", "ll", "d", "m"})
+
+
+def contracted_stopword(raw: str) -> bool:
+    """A stopword with a contracted auxiliary ("I've" is "I have"): it says no more than its two stopwords, and a
+    word no line spells would count against the question as unknown."""
+    head, apostrophe, tail = raw.lower().replace("’", "'").partition("'")
+    return bool(apostrophe) and head in STOPWORDS and tail in _CONTRACTED
+
+
 def normalize(token: str) -> str:
     """Stemming-lite: lowercase, drop a possessive, strip a plural, join a few aliases."""
     word = token.lower().replace("’", "'")
@@ -203,7 +214,7 @@ def analyze(text: str) -> Question:
     for raw in _TOKEN.findall(text):
         word = normalize(raw)
         named_number = kind == "identifier" and word == "number"  # "account number": the name of what is asked
-        stop = (raw.lower() in STOPWORDS or word in STOPWORDS) and not named_number
+        stop = (raw.lower() in STOPWORDS or word in STOPWORDS or contracted_stopword(raw)) and not named_number
         if stop or (len(word) < 2 and not word.isdigit()) or word in words:
             continue
         words.append(word)
