@@ -19,6 +19,7 @@ from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
 from quotebound.agent.models.extractive_text import (
@@ -382,7 +383,8 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
             covered += weight
         else:
             framed = t.context_credit if word in context_toks else 0.0
-            covered += weight * max(framed, sense_credit(word, line_toks, index.senses, t.meaning_floor))
+            sensed = sense_credit(word, line_toks, index.senses, t.meaning_floor)
+            covered += weight * max(framed, sensed, part_credit(word, line.text))
     coverage = covered / total if total else 0.0
     own = content_tokens(line.text)
     focus = len(own & set(question.words)) / len(own) if own else 0.0

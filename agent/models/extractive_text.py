@@ -96,6 +96,17 @@ _CUE_RES: Final = {name: _cue_re(phrases) for name, phrases in CUES.items()}
 _ALIASES = {"footage": "feet", "foot": "feet", "sq": "square", "sqft": "feet"}
 
 
+# The endings English contracts an auxiliary to: "I've", "you're", "we'll", "I'd", "I'm".
+_CONTRACTED: Final = frozenset({"ve", "re", "ll", "d", "m"})
+
+
+def contracted_stopword(raw: str) -> bool:
+    """A stopword with a contracted auxiliary ("I've" is "I have"): it says no more than its two stopwords, and a
+    word no line spells would count against the question as unknown."""
+    head, apostrophe, tail = raw.lower().replace("’", "'").partition("'")
+    return bool(apostrophe) and head in STOPWORDS and tail in _CONTRACTED
+
+
 def normalize(token: str) -> str:
     """Stemming-lite: lowercase, drop a possessive, strip a plural, join a few aliases."""
     word = token.lower().replace("’", "'")
@@ -215,7 +226,7 @@ def analyze(text: str) -> Question:
     for raw in _TOKEN.findall(text):
         word = normalize(raw)
         named_number = kind == "identifier" and word == "number"  # "account number": the name of what is asked
-        stop = (raw.lower() in STOPWORDS or word in STOPWORDS) and not named_number
+        stop = (raw.lower() in STOPWORDS or word in STOPWORDS or contracted_stopword(raw)) and not named_number
         if stop or (len(word) < 2 and not word.isdigit()) or word in words:
             continue
         words.append(word)
@@ -254,6 +265,8 @@ _UNIT = r"(?:consecutive\s+|full\s+|calendar\s+|business\s+)?(?:years?|months?|w
 _VALUE_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ("date", re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b")),
     ("date", re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")),
+    # day first, as most of the world writes it: "29 June 2007", "11 March 1996"
+    ("date", re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b")),
     ("date", re.compile(rf"\b{_MONTH}\s+(?:\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?)\b")),
     ("money", re.compile(rf"[$€£¥₹]\s?(?:{_NUM})")),
     ("percent", re.compile(rf"(?<![\w.,])(?:{_NUM})\s?%")),
@@ -332,6 +345,10 @@ class Value:
         if match:
             month = _MONTHS.index(match[1].lower()) + 1
             return f"{match[3]}-{month:02d}-{int(match[2]):02d}"
+        match = re.match(rf"(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH}),?\s+(\d{{4}})$", self.text)
+        if match:
+            month = _MONTHS.index(match[2].lower()) + 1
+            return f"{match[3]}-{month:02d}-{int(match[1]):02d}"
         return " ".join(self.text.casefold().split())
 
 

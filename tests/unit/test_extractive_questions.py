@@ -9,7 +9,14 @@ import pytest
 from quotebound.agent.models.extractive_calc import change_points, split_operands
 from quotebound.agent.models.extractive_lines import Line, Scored, stated_for_subject
 from quotebound.agent.models.extractive_repair import _stated_values
-from quotebound.agent.models.extractive_text import analyze, extract_values, is_lead_in, is_page_chrome, line_value
+from quotebound.agent.models.extractive_text import (
+    analyze,
+    contracted_stopword,
+    extract_values,
+    is_lead_in,
+    is_page_chrome,
+    line_value,
+)
 
 FALL = "By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?"
 
@@ -173,3 +180,16 @@ def test_an_acronym_and_its_plural_are_acronyms_a_capitalized_word_is_not() -> N
     question = analyze("Are RVs or an LLC allowed in Parking?")
     assert {"rvs", "llc"} <= question.acronyms
     assert "parking" not in question.acronyms
+
+
+def test_a_contracted_stopword_is_no_content_word() -> None:
+    question = analyze("How long do I have to fix a violation once I've been notified?")
+    assert "i've" not in question.words
+    assert "notified" in question.words
+    assert "fix" in question.words
+
+
+def test_a_contraction_of_a_content_word_stays() -> None:
+    assert contracted_stopword("you're")
+    assert not contracted_stopword("don't")
+    assert not contracted_stopword("O'Brien")
