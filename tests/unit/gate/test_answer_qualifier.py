@@ -1,0 +1,68 @@
+"""A value its quote states for a differently qualified thing ("the special assessment") is no answer to a question
+about another ("the monthly assessment"); a quote that keeps the question's qualifier anywhere, or writes the head
+unqualified, still answers. Each hostile case is paired with the honest one it must not block."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from quotebound.agent.core.contracts import Draft, Fact, Support
+from quotebound.agent.gate.answer_qualifier import other_qualifier
+from quotebound.agent.gate.findings import FindingCode
+from quotebound.agent.gate.inputs import GateInputs, SourceInfo
+from quotebound.agent.gate.question import read_question
+from quotebound.agent.gate.rules import answerhood
+
+MONTHLY = "When is the monthly assessment due?"
+SPECIAL = "The special assessment is due on June 1, 2025."
+REGULAR = "Regular assessments are payable in monthly installments due on the first day of each month."
+SOURCES = (SourceInfo("minutes.md", "Board minutes"), SourceInfo("declaration.md", "Declaration"))
+
+
+def _findings(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    question: str,
+    answer: str,
+    source_id: str,
+    quote: str,
+) -> list[str]:
+    fact = Fact(text=answer, support=[Support(source_id=source_id, locator="p.1 L1-L1", quote=quote)])
+    draft = make_draft(fact, level1=answer, answer=answer)
+    found = answerhood.check(make_inputs(draft, question=question, sources=SOURCES))
+    return [f.message for f in found if f.code is FindingCode.NOT_AN_ANSWER]
+
+
+def test_another_qualifier_of_the_asked_head_is_read() -> None:
+    q = read_question(MONTHLY)
+    assert other_qualifier(q, SPECIAL, SPECIAL) == "special"
+    assert other_qualifier(q, REGULAR, REGULAR) is None  # "monthly installments": the qualifier stands in it
+    assert other_qualifier(q, "The assessment is due on May 1.", "The assessment is due on") is None  # unqualified
+
+
+def test_a_derivation_word_is_no_qualifier() -> None:
+    q = read_question("What is the total budget?")
+    assert other_qualifier(q, "The annual budget is $93,600.", "The annual budget is") is None
+
+
+def test_the_head_must_stand_in_the_value_clause() -> None:
+    q = read_question("What is the monthly fee?")
+    sentence = "Unlike the annual fee, parking costs $40, which is billed monthly."
+    assert other_qualifier(q, "The annual fee is waived; parking costs $40.", "parking costs") is None
+    assert other_qualifier(q, sentence, "parking costs") is None
+
+
+def test_a_date_stated_for_another_assessment_is_not_an_answer(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    messages = _findings(make_draft, make_inputs, MONTHLY, SPECIAL, "minutes.md", SPECIAL)
+    assert any("special" in m for m in messages)
+
+
+def test_the_date_stated_for_the_asked_assessment_is_an_answer(
+    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+) -> None:
+    answer = "Regular assessments are due on the first day of each month."
+    assert not _findings(make_draft, make_inputs, MONTHLY, answer, "declaration.md", REGULAR)
+    plain = "The monthly assessment is due on June 1, 2025."
+    assert not _findings(make_draft, make_inputs, MONTHLY, plain, "minutes.md", plain)
