@@ -10,7 +10,10 @@ sentence states its value for another thing when:
 - the head stands in the value's own clause (`answer_binding.figure_clause`), and every time the sentence writes
   it, a content word the question does not use stands right before it ("special assessment");
 - the question's qualifier is no word of a derivation ("total", "average": they say what to compute, not which
-  thing), which a quote may leave unsaid.
+  thing), which a quote may leave unsaid, nor a capitalized word (a name: the name rules read it);
+- the resolved evidence writes the question's own phrase ("The monthly assessment is due on the first day of each
+  month."): the documents name the asked thing apart, so a differently qualified one is another thing. Without it a
+  qualifier may only describe the asked thing ("each complete application" for "an architectural application").
 
 An answer value is not an answer when every quote sentence that gives it states it so. One quote that does not
 ("Regular assessments are payable in monthly installments") is enough: an answer may cite context beside it.
@@ -19,8 +22,9 @@ An answer value is not an answer when every quote sentence that gives it states 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
@@ -44,13 +48,24 @@ def _pairs(text: str) -> Iterator[tuple[str, str, str]]:
         yield root(a.group()), root(b.group()), a.group()
 
 
-def other_qualifier(q: Question, sentence: str, clause: str) -> str | None:
-    """The sentence's qualifier of a head noun the question qualifies otherwise (module docstring), or None."""
+@lru_cache(maxsize=1024)
+def phrases(text: str) -> frozenset[tuple[str, str]]:
+    """(qualifier root, head root) of every two adjacent content words of a passage (read once per passage)."""
+    return frozenset((a, b) for line in text.split("\n") for a, b, _ in _pairs(line))
+
+
+def other_qualifier(
+    q: Question, sentence: str, clause: str, written: frozenset[tuple[str, str]] | None = None
+) -> str | None:
+    """The sentence's qualifier of a head noun the question qualifies otherwise (module docstring), or None.
+    `written`: the phrases of the resolved evidence (None: not required)."""
     asked = stems(q.text)
     own = stems(sentence)
     in_clause = stems(clause)
-    for qualifier, head, _ in _pairs(q.text):
-        if qualifier in own or qualifier in _DERIVING or head not in in_clause:
+    for qualifier, head, word in _pairs(q.text):
+        if qualifier in own or qualifier in _DERIVING or head not in in_clause or word[:1].isupper():
+            continue
+        if written is not None and (qualifier, head) not in written:
             continue
         before = [m for _, h_root, m in _pairs(sentence) if h_root == head]
         heads = sum(1 for w in _WORD.findall(sentence) if root(w) == head)
@@ -60,16 +75,20 @@ def other_qualifier(q: Question, sentence: str, clause: str) -> str | None:
     return None
 
 
-def qualifier_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal]) -> str | None:
+def qualifier_problem(
+    q: Question, text: str, quotes: Sequence[Quoted], calc: Sequence[Decimal], evidence: Iterable[str]
+) -> str | None:
     """Every quote sentence giving the answer's figure states it for a differently qualified thing than the one
-    the question asks about (module docstring). A verified calc's result is the calc rule's to check."""
+    the question asks about (module docstring; `evidence`: the resolved passages' texts). A verified calc's result
+    is the calc rule's to check."""
+    written = frozenset().union(*(phrases(t) for t in evidence))
     for f in (f for f in answer_figures(q, text) if f.kind in VALUE_KINDS):
         if any(f.number is not None and f.number == c for c in calc):
             return None
         found = sentences_with(f.key, quotes)
         if not found:
             continue
-        verdicts = [(s, other_qualifier(q, s, figure_clause(s, figure_in(s, f.key) or f))) for _, s in found]
+        verdicts = [(s, other_qualifier(q, s, figure_clause(s, figure_in(s, f.key) or f), written)) for _, s in found]
         if all(word is not None for _, word in verdicts):
             s, word = verdicts[0]
             return (
@@ -80,4 +99,4 @@ def qualifier_problem(q: Question, text: str, quotes: Sequence[Quoted], calc: Se
     return None
 
 
-__all__ = ["other_qualifier", "qualifier_problem"]
+__all__ = ["other_qualifier", "phrases", "qualifier_problem"]

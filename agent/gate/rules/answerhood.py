@@ -295,7 +295,6 @@ def check(inputs: GateInputs) -> list[Finding]:
         for problem in (
             _derived_problem,
             _subject_problem,
-            qualifier_problem,
             premise_problem,
             count_problem,
             undated_problem,
@@ -305,6 +304,9 @@ def check(inputs: GateInputs) -> list[Finding]:
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")
+        qualified = qualifier_problem(q, text, quotes, calc, (b.text for b in inputs.bundles))
+        if qualified is not None:
+            messages.append(f"{where}: {qualified}")
         calc_operands = calc_operand_problem(q, inputs.draft.evidence.facts, text, quotes)
         others = (
             _name_problem(q, text, quotes),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quotebound.agent.core.contracts import Draft, Fact, Support
+from quotebound.agent.core.contracts import Draft, EvidenceBundle, Fact, Support
 from quotebound.agent.gate.answer_qualifier import other_qualifier
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs, SourceInfo
@@ -16,6 +16,7 @@ from quotebound.agent.gate.rules import answerhood
 MONTHLY = "When is the monthly assessment due?"
 SPECIAL = "The special assessment is due on June 1, 2025."
 REGULAR = "Regular assessments are payable in monthly installments due on the first day of each month."
+DUE = "The monthly assessment is due on the first day of each month."
 SOURCES = (SourceInfo("minutes.md", "Board minutes"), SourceInfo("declaration.md", "Declaration"))
 
 
@@ -26,10 +27,11 @@ def _findings(
     answer: str,
     source_id: str,
     quote: str,
+    bundles: tuple[EvidenceBundle, ...] = (),
 ) -> list[str]:
     fact = Fact(text=answer, support=[Support(source_id=source_id, locator="p.1 L1-L1", quote=quote)])
     draft = make_draft(fact, level1=answer, answer=answer)
-    found = answerhood.check(make_inputs(draft, question=question, sources=SOURCES))
+    found = answerhood.check(make_inputs(draft, question=question, sources=SOURCES, bundles=bundles))
     return [f.message for f in found if f.code is FindingCode.NOT_AN_ANSWER]
 
 
@@ -53,10 +55,27 @@ def test_the_head_must_stand_in_the_value_clause() -> None:
 
 
 def test_a_date_stated_for_another_assessment_is_not_an_answer(
-    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    messages = _findings(make_draft, make_inputs, MONTHLY, SPECIAL, "minutes.md", SPECIAL)
+    budget = make_bundle("budget.md", [DUE, "", "Reserve contribution: $9,360.00."])
+    messages = _findings(make_draft, make_inputs, MONTHLY, SPECIAL, "minutes.md", SPECIAL, (budget,))
     assert any("special" in m for m in messages)
+
+
+def test_a_qualifier_is_another_thing_only_where_the_documents_name_the_asked_one_apart(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    question = "How long does the committee have to decide an architectural application?"
+    quote = "The Committee shall decide each complete application within 45 days after it is received."
+    answer = "The committee has 45 days to decide a complete application."
+    rules = make_bundle("declaration.md", [quote, "", "The Committee reviews plans."])
+    assert not _findings(make_draft, make_inputs, question, answer, "declaration.md", quote, (rules,))
+    q = read_question(question)
+    assert other_qualifier(q, quote, quote) == "complete"  # without the evidence's phrases it would be read
 
 
 def test_the_date_stated_for_the_asked_assessment_is_an_answer(
