@@ -78,10 +78,15 @@ def test_a_qualifier_is_another_thing_only_where_the_documents_name_the_asked_on
     assert other_qualifier(q, quote, quote) == "complete"  # without the evidence's phrases it would be read
 
 
-def test_the_date_stated_for_the_asked_assessment_is_an_answer(
-    make_draft: Callable[..., Draft], make_inputs: Callable[..., GateInputs]
+def test_the_value_stated_for_the_asked_assessment_is_an_answer(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
 ) -> None:
-    answer = "Regular assessments are due on the first day of each month."
-    assert not _findings(make_draft, make_inputs, MONTHLY, answer, "declaration.md", REGULAR)
+    budget = (make_bundle("budget.md", [DUE, "", "Reserve contribution: $9,360.00."]),)
+    installments = "Regular assessments are payable in monthly installments of $325.00 due on the first day."
+    question = "What is the monthly assessment?"
+    answer = "The monthly assessment is $325.00."
+    assert not _findings(make_draft, make_inputs, question, answer, "declaration.md", installments, budget)
     plain = "The monthly assessment is due on June 1, 2025."
-    assert not _findings(make_draft, make_inputs, MONTHLY, plain, "minutes.md", plain)
+    assert not _findings(make_draft, make_inputs, MONTHLY, plain, "minutes.md", plain, budget)
