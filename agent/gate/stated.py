@@ -7,7 +7,7 @@ the sentence it stands in (its slot is read from that sentence, `slots.py`).
   its slot. A value no verified quote states is the support rules' business, not a conflict. Calc facts are
   derived, not stated.
 - Evidence values: every value of every sentence of every resolved bundle, line by line with a one-line locator.
-  Lines flagged as instructional text are never read.
+  Lines flagged as instructional text are never read, and a Markdown heading states no value (it names a section).
 
 Sentences are split as the claims are (`claims.sentences`), and `quote_sentences` is the one reading of a quote in
 its whole sentences.
@@ -17,6 +17,7 @@ Nothing here reads a fact's `key`: a model may leave it out or word it to group 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -279,12 +280,23 @@ def evidence_values(
     """Every value of every readable line of the resolved evidence, each distinct line once (with `wanted`, only
     in sentences containing one of those letter runs)."""
     for source_id, page, line, sentence in readable_sentences(bundles, flagged):
+        if is_heading(sentence):
+            continue  # "### Landscaping contract" titles a section: it states no value for any slot
         if wanted is not None:
             folded = sentence.casefold()
             if not any(n in folded for n in wanted):
                 continue
         for o in _source_occurrences(sentence, names):
             yield Evidence(source_id, page, line, o)
+
+
+# A Markdown (ATX) heading: up to three spaces, one to six '#', then a space or the line's end.
+_HEADING: Final = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+
+
+def is_heading(sentence: str) -> bool:
+    """`sentence` is (the start of) a Markdown heading line: it names a section, it states no value."""
+    return _HEADING.match(sentence) is not None
 
 
 def readable_sentences(bundles: Iterable[EvidenceBundle], flagged: FlaggedLines) -> Iterator[tuple[str, int, int, str]]:
@@ -322,6 +334,7 @@ __all__ = [
     "Stated",
     "agrees",
     "evidence_values",
+    "is_heading",
     "is_subject",
     "locate",
     "needles",

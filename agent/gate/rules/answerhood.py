@@ -9,7 +9,9 @@ asks (`question.py`):
 - type: the answer gives a value of the kind asked (`answer_type.py`), and states something rather than only
   introduce what follows (a text ending in a colon);
 - subject: a figure that answers comes from a quoted sentence about the question's subject (it shares one of the
-  subject's words; a header row of figures counts with the rest of its fact's quotes from that source), and a name
+  subject's words; a header row of figures counts with the rest of its fact's quotes from that source), not from
+  one that states it for a differently qualified thing ("the special assessment" for "the monthly assessment";
+  `answer_qualifier.py`), and a name
   that answers "who" is, in its quote, in the clause about the subject ("Deloitte was appointed as auditor,
   succeeding PwC" does not make PwC the auditor; `answer_binding.py`);
 - document: a question that names a document ("According to the Bylaws, ...", "In <source id>, ...", "According to
@@ -54,6 +56,7 @@ from quotebound.agent.gate.answer_figure import figureless_problem
 from quotebound.agent.gate.answer_named import named_derived
 from quotebound.agent.gate.answer_period import change_problem, period_problem
 from quotebound.agent.gate.answer_premise import direction_problem, event_problem, premise_problem
+from quotebound.agent.gate.answer_qualifier import qualifier_problem
 from quotebound.agent.gate.answer_side import side_problem, side_values
 from quotebound.agent.gate.answer_text import (
     VALUE_KINDS,
@@ -301,6 +304,9 @@ def check(inputs: GateInputs) -> list[Finding]:
             found = problem(q, text, quotes, calc)
             if found is not None:
                 messages.append(f"{where}: {found}")
+        qualified = qualifier_problem(q, text, quotes, calc, (b.text for b in inputs.bundles))
+        if qualified is not None:
+            messages.append(f"{where}: {qualified}")
         calc_operands = calc_operand_problem(q, inputs.draft.evidence.facts, text, quotes)
         others = (
             _name_problem(q, text, quotes),

@@ -482,3 +482,20 @@ def test_an_answer_taking_one_side_of_a_copy_with_swapped_words_lists_the_other(
         ],
     )
     assert check("It is painted deep green.", [sides]) == []
+
+
+def test_a_markdown_heading_states_no_rival_value(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    question = "Which company holds the landscaping contract?"
+    quote = "Line 1 covers the landscaping contract with Greenway Grounds LLC."
+    stated = fact("Greenway Grounds LLC holds it.", quote, "budget.md", value="Greenway Grounds LLC")
+    heading = make_bundle("minutes.md", ["### Landscaping contract", "", "The Board met."])
+    assert conflicts_in_bundles.check(make_inputs(make_draft(stated), bundles=(heading,), question=question)) == []
+    # the section's own lines are still read: a rival name under the heading is an omitted conflict
+    other = "The Board renewed the landscaping contract with Ridge Lawn Care LLC for calendar year 2025."
+    rival = make_bundle("minutes.md", ["### Landscaping contract", "", other])
+    found = conflicts_in_bundles.check(make_inputs(make_draft(stated), bundles=(rival,), question=question))
+    assert [(f.code, f.token) for f in found] == [(FindingCode.CONFLICT_OMITTED, "Ridge Lawn Care LLC")]
