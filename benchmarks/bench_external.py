@@ -2,13 +2,15 @@
 Prints one table; asserts nothing.
 
     python benchmarks/bench_external.py [--datasets ramdocs,tatqa,bipia] [--limit N] [--models extractive,smollm2]
-        [--naive] [--smollm2-gated 3] [--smollm2-naive 10] [--bipia-sample 300] [--json OUT]
+        [--naive] [--smollm2-gated 3] [--smollm2-naive 10] [--bipia-sample 300] [--embedder E] [--json OUT]
 
 Systems: `extractive+gate` and `smollm2+gate` run the full graph (`Agent.ask`); `extractive naive` and `smollm2
 naive` (`--naive`) are `evals/naive.py`: the same retrieval on the same store, the same scope and the same model,
 no gate (the extractive model's first draft shipped as is; SmolLM2's raw reply to `prompts/naive_answer.md`).
-Each dataset is ingested into temporary stores (hashing embedder, for speed; shards of at most 1,000 chunks so
-every chunk is a retrieval candidate and the scope alone decides what a question sees, see evals/datasets/corpus.py).
+Each dataset is ingested into temporary stores (shards of at most 1,000 chunks so every chunk is a retrieval
+candidate and the scope alone decides what a question sees, see evals/datasets/corpus.py) with `--embedder`:
+`hashing` by default (fast and deterministic); `minilm` is what `quotebound ingest` uses (the shipped model under
+tools/embedders), which the reader and the gate read paraphrase with, at ~100x the ingest time.
 
 Samples: `--limit N` questions per dataset (0 = all: RAMDocs 500, TAT-QA 1,668; BIPIA runs `--bipia-sample`
 poisoned contexts unless `--limit` is given: the full 11,250 are benchmarks/bench_bipia.py's job), chosen with a
@@ -48,9 +50,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, get_args
 
-from quotebound.agent.core.settings import AttemptLimits, Settings
+from quotebound.agent.core.settings import AttemptLimits, EmbedderKind, Settings
 from quotebound.agent.models.local_llm import llama_server, smollm2_gguf_path
 from quotebound.evals.bipia import all_triples, load_attacks, load_emails, sample_triples
 from quotebound.evals.bipia_run import build_store, settings_for
@@ -65,6 +67,11 @@ from quotebound.evals.naive import run_naive
 DATASETS: Final = ("ramdocs", "tatqa", "bipia")
 MODELS: Final = ("extractive", "smollm2")
 SEED: Final = 2025
+# Hashing by default: MiniLM (what `quotebound ingest` uses) embeds every chunk on the CPU, ~100x slower to ingest
+# (219 s against 2 s for 131 RAMDocs questions on this shared 2-core machine), which puts a full run far past
+# 15 minutes. `--embedder minilm` measures the reader and the gate as a user meets them (their paraphrase checks
+# use the store's MiniLM vectors).
+DEFAULT_EMBEDDER: Final[EmbedderKind] = "hashing"
 BIPIA_SHARD: Final = 300  # poisoned emails per store, as bench_bipia.py
 # tests/llm/test_smollm2.py's limits: short prompts, few rounds; the graph's shape is unchanged.
 LLM_LIMITS: Final = AttemptLimits(
@@ -112,13 +119,15 @@ def seeded(items: Sequence[T], n: int, seed: int = SEED) -> list[T]:
 # --- the datasets ---------------------------------------------------------------------------------------------------
 
 
-def ramdocs_plan(data: Path, limit: int) -> Plan:
+def ramdocs_plan(data: Path, limit: int, embedder: EmbedderKind) -> Plan:
     records = seeded(ramdocs.load_records(data), limit)
     by_id = {r.case_id: r for r in records}
 
     def shards(root: Path) -> Iterator[tuple[Path, set[str], float]]:
         units = ramdocs.units(records)
-        for s in build_shards(units, root, license="MIT", attribution=ramdocs.ATTRIBUTION, provenance="unknown"):
+        for s in build_shards(
+            units, root, license="MIT", attribution=ramdocs.ATTRIBUTION, provenance="unknown", embedder=embedder
+        ):
             yield s.store_dir, set(s.keys), s.ingest_seconds
 
     def describe(f: dict[str, float]) -> str:
@@ -139,7 +148,7 @@ def ramdocs_plan(data: Path, limit: int) -> Plan:
     )
 
 
-def tatqa_plan(data: Path, limit: int) -> Plan:
+def tatqa_plan(data: Path, limit: int, embedder: EmbedderKind) -> Plan:
     documents = tatqa.load_documents(data)
     chosen = seeded(tatqa.questions(documents), limit)
     by_id = {q.case_id: q for q in chosen}
@@ -148,7 +157,10 @@ def tatqa_plan(data: Path, limit: int) -> Plan:
 
     def shards(root: Path) -> Iterator[tuple[Path, set[str], float]]:
         units = tatqa.units(needed)
-        for s in build_shards(units, root, license="CC BY 4.0", attribution=tatqa.ATTRIBUTION, provenance="primary"):
+        built = build_shards(
+            units, root, license="CC BY 4.0", attribution=tatqa.ATTRIBUTION, provenance="primary", embedder=embedder
+        )
+        for s in built:
             yield s.store_dir, {q.case_id for q in chosen if q.source_id in s.keys}, s.ingest_seconds
 
     def describe(f: dict[str, float]) -> str:
@@ -172,7 +184,7 @@ def tatqa_plan(data: Path, limit: int) -> Plan:
     )
 
 
-def bipia_plan(data: Path, limit: int) -> Plan:
+def bipia_plan(data: Path, limit: int, embedder: EmbedderKind) -> Plan:
     everything = all_triples(load_emails(data), load_attacks(data))
     triples = sample_triples(everything, limit)
     by_id = {bipia_email.case_id(t): t for t in triples}
@@ -181,7 +193,7 @@ def bipia_plan(data: Path, limit: int) -> Plan:
         for number in range(0, len(triples), BIPIA_SHARD):
             shard = triples[number : number + BIPIA_SHARD]
             started = time.perf_counter()
-            store_dir = build_store(shard, root / f"bipia-{number}")
+            store_dir = build_store(shard, root / f"bipia-{number}", embedder=embedder)
             yield store_dir, {bipia_email.case_id(t) for t in shard}, time.perf_counter() - started
 
     def describe(f: dict[str, float]) -> str:
@@ -220,8 +232,8 @@ def systems_for(plan: Plan, models: Sequence[str], naive: bool, n_gated: int, n_
     return systems
 
 
-def settings(store_dir: Path, model: str, llm_url: str | None) -> Settings:
-    base = settings_for(store_dir)
+def settings(store_dir: Path, model: str, llm_url: str | None, embedder: EmbedderKind) -> Settings:
+    base = settings_for(store_dir, embedder)
     if model == "extractive":
         return base
     return base.model_copy(update={"model": f"openai:smollm2@{llm_url}", "attempts": LLM_LIMITS})
@@ -235,7 +247,7 @@ def progress(label: str, every: int) -> Callable[[int, int, object], None]:
     return report
 
 
-def run_plan(plan: Plan, systems: list[System], root: Path, llm_url: str | None) -> float:
+def run_plan(plan: Plan, systems: list[System], root: Path, llm_url: str | None, embedder: EmbedderKind) -> float:
     """Build the plan's stores shard by shard and run every system on the cases each shard serves; returns the
     ingest seconds."""
     ingest = 0.0
@@ -246,7 +258,7 @@ def run_plan(plan: Plan, systems: list[System], root: Path, llm_url: str | None)
             cases = [c for c in plan.cases if c.id in ids and (system.ids is None or c.id in system.ids)]
             if not cases:
                 continue
-            config = settings(store_dir, system.model, llm_url)
+            config = settings(store_dir, system.model, llm_url, embedder)
             every = 1 if system.model == "smollm2" else 100
             started = time.perf_counter()
             if system.gated:
@@ -311,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smollm2-gated", type=int, default=3, help="SmolLM2 questions per dataset through the graph")
     parser.add_argument("--smollm2-naive", type=int, default=10, help="SmolLM2 questions per dataset, naive")
     parser.add_argument("--bipia-sample", type=int, default=300, help="BIPIA contexts when --limit is 0")
+    parser.add_argument("--embedder", choices=get_args(EmbedderKind), default=DEFAULT_EMBEDDER,
+                        help="the stores' embedder (default: %(default)s)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write every figure here")
     args = parser.parse_args(argv)
     datasets = [d for d in args.datasets.split(",") if d]
@@ -321,7 +335,9 @@ def main(argv: list[str] | None = None) -> int:
 
     builders = {"ramdocs": ramdocs_plan, "tatqa": tatqa_plan, "bipia": bipia_plan}
     started = time.perf_counter()
-    figures: dict[str, Any] = {"embedder": "hashing", "seed": SEED, "datasets": {}, "must_be_zero": []}
+    embedder: EmbedderKind = args.embedder
+    print(f"embedder: {embedder}", file=sys.stderr, flush=True)
+    figures: dict[str, Any] = {"embedder": embedder, "seed": SEED, "datasets": {}, "must_be_zero": []}
     lines: list[str] = []
     zeros: list[dict[str, Any]] = []
     with ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-external-") as tmp:
@@ -330,11 +346,11 @@ def main(argv: list[str] | None = None) -> int:
             llm_url = stack.enter_context(llama_server(smollm2_gguf_path(), ctx=8192, timeout_s=180))
         for name in datasets:
             limit = args.limit or (args.bipia_sample if name == "bipia" else 0)
-            plan = builders[name](args.data, limit)
+            plan = builders[name](args.data, limit, embedder)
             systems = systems_for(plan, models, args.naive, args.smollm2_gated, args.smollm2_naive)
             print(f"{name}: {len(plan.cases)} questions {plan.note}", file=sys.stderr, flush=True)
             t0 = time.perf_counter()
-            ingest = run_plan(plan, systems, Path(tmp) / name, llm_url)
+            ingest = run_plan(plan, systems, Path(tmp) / name, llm_url, embedder)
             wall = time.perf_counter() - t0
             figures["datasets"][name] = {"questions": len(plan.cases), "ingest_s": ingest, "wall_s": wall}
             lines.append(f"{name}: {len(plan.cases)} questions, ingest {ingest:.0f} s, wall {wall:.0f} s {plan.note}")
@@ -357,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
             print(zero_line(zero))
     figures["must_be_zero"] = zeros
     total = time.perf_counter() - started
-    print(f"\nembedder: hashing; wall: {total:.0f} s")
+    print(f"\nembedder: {embedder}; wall: {total:.0f} s")
     figures["wall_s"] = total
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2))

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from quotebound.agent.core.contracts import AskRequest
-from quotebound.agent.core.settings import RetrievalSettings, Settings
+from quotebound.agent.core.settings import EmbedderKind, RetrievalSettings, Settings
 from quotebound.agent.facade.agent import Agent
 from quotebound.agent.models.base import DraftingModel
 from quotebound.evals.bipia import Email, ScopedPolicy, Triple, clean_source_id, write_corpus
@@ -72,16 +72,19 @@ class Summary:
         )
 
 
-def settings_for(store_dir: Path) -> Settings:
-    return Settings(store=store_dir, embedder="hashing", retrieval=RETRIEVAL)
+def settings_for(store_dir: Path, embedder: EmbedderKind = "hashing") -> Settings:
+    """Hashing by default (fast, deterministic); `minilm` measures the store a user's `quotebound ingest` makes."""
+    return Settings(store=store_dir, embedder=embedder, retrieval=RETRIEVAL)
 
 
-def build_store(triples: Iterable[Triple], root: Path, clean: Iterable[Email] = ()) -> Path:
+def build_store(
+    triples: Iterable[Triple], root: Path, clean: Iterable[Email] = (), embedder: EmbedderKind = "hashing"
+) -> Path:
     """Write the poisoned emails (and the `clean` ones) under `root/docs` and ingest them into `root/store`;
     returns the store folder."""
     docs, store_dir = root / "docs", root / "store"
     files = write_corpus(triples, docs, clean)
-    with Store(settings_for(store_dir), create=True) as store:
+    with Store(settings_for(store_dir, embedder), create=True) as store:
         report = Ingestor(store).ingest([docs])
     if report.failed or len(report.added) != len(files):
         raise RuntimeError(f"BIPIA ingest failed: {report.failed[:3]}")

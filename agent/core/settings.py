@@ -155,13 +155,16 @@ def load_api_keys(path: Path) -> list[ApiKey]:
     return keys
 
 
+EmbedderKind = Literal["minilm", "hashing"]
+
+
 class Settings(BaseModel):
     """Everything quotebound can be told. Defaults run fully offline on the embedded example corpus."""
 
     model_config = ConfigDict(extra="forbid")
 
     store: Path = Path(".quotebound")
-    embedder: Literal["minilm", "hashing"] = "minilm"
+    embedder: EmbedderKind = "minilm"
     qdrant_url: str | None = Field(default=None, description="a Qdrant server; None = embedded local mode")
     qdrant_api_key: str | None = None
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)

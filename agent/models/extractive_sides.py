@@ -4,7 +4,9 @@ The model answers from its best line. Before it does, it reads every other docum
 reader would, for that document's own answer to the same question, and abstains when one differs:
 
 - a copy of the answering sentence in another document, identical before and after, that lacks or replaces the
-  stretch carrying the answer (a clause inserted or a value swapped: the copies disagree exactly there);
+  stretch carrying the answer (a clause inserted or a value swapped: the copies disagree exactly there), or a
+  copy of the passage that lacks the answering sentence itself between the same two neighbours
+  (`extractive_insert`);
 - for "what <noun>" questions, the name another document gives right before the same noun in a line naming the
   same subject ("the Whig party" / "the Democratic Party", both said of the person asked about);
 - a name given as the answer by a document that merely mentions the subject, while another document is the
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from difflib import SequenceMatcher
 from typing import Final
 
+from quotebound.agent.models.extractive_insert import inserted
 from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
 from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import (
@@ -121,7 +124,7 @@ def disputed(question: Question, chosen: list[Scored], pool: LinePool) -> bool:
     others = [line for line in pool.lines.values() if line.source_id not in answering and line.text.strip()]
     value_words = {normalize(w) for w in _words(top.value.text)} if top.value is not None else set()
     marks = frozenset(value_words | set(question.words))
-    if any(_stretch_differs(top.line.text, line.text, marks) for line in others):
+    if any(_stretch_differs(top.line.text, line.text, marks) for line in others) or inserted(top.line, pool):
         return True
     return _names_differ(question, top.line, others) or _unconfirmed_by_its_page(question, top, pool)
 

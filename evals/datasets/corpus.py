@@ -5,7 +5,8 @@ Retrieval takes `candidates` chunks from each retriever over the whole store *be
 (`ScopedPolicy`), so a store holding more chunks than that could cut a question's own documents before they are
 ever considered. Documents are therefore ingested in shards of whole questions holding at most
 `RETRIEVAL.candidates` chunks (counted with the ingester's own chunker), as `benchmarks/bench_bipia.py` shards
-its emails. Stores use the hashing embedder (`evals/bipia_run.py`'s `settings_for`): fast and deterministic.
+its emails. Stores use the hashing embedder by default (`evals/bipia_run.py`'s `settings_for`): fast and
+deterministic; `embedder="minilm"` builds them as `quotebound ingest` does.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Literal
 import yaml
 
 from quotebound.agent.core.contracts import ProvenanceKind
+from quotebound.agent.core.settings import EmbedderKind
 from quotebound.evals.bipia_run import RETRIEVAL, settings_for
 from quotebound.tools.chunking import chunk_pages
 from quotebound.tools.ingest import Ingestor
@@ -84,7 +86,13 @@ def pack(sizes: Sequence[tuple[str, int]], limit: int) -> list[list[str]]:
 
 
 def build_shards(
-    units: Iterable[Unit], root: Path, *, license: License, attribution: str, provenance: ProvenanceKind
+    units: Iterable[Unit],
+    root: Path,
+    *,
+    license: License,
+    attribution: str,
+    provenance: ProvenanceKind,
+    embedder: EmbedderKind = "hashing",
 ) -> Iterator[Shard]:
     """Write every unit's documents under `root/docs`, then ingest one shard at a time into `root/store-N`
     (lazily: the caller runs a shard's questions before the next one is built)."""
@@ -101,7 +109,7 @@ def build_shards(
         started = time.perf_counter()
         store_dir = root / f"store-{number}"
         files = [p for key in keys for p in paths[key]]
-        with Store(settings_for(store_dir), create=True) as store:
+        with Store(settings_for(store_dir, embedder), create=True) as store:
             report = Ingestor(store).ingest(files)
         if report.failed or len(report.added) != len(files):
             raise RuntimeError(f"ingest of shard {number} failed: {report.failed[:3]}")

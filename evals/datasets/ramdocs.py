@@ -13,7 +13,8 @@ wrong answer that is not part of a gold answer. A generic leak check would fail 
 one side of a conflict, which is the right behaviour here, so the scoring below is the measure:
 
 - mentions(text, value): `value`'s normalized tokens occur contiguously in `text` (`text.contains`), or `value`
-  states numbers and every one of them is a figure of `text` ("3,559 people" is mentioned by "3,559").
+  states numbers and every one of them is a figure of one sentence of `text` ("3,559 people" is mentioned by
+  "3,559"; "18 December 1888" is not, by "18 December 1868" and "1888" in two sentences).
 - gold reported: an answer whose shipped text mentions the gold answer; "all gold" is the share of *all*
   questions whose answer reports every gold answer (an abstention reports none).
 - misinformation stated as fact (wrong shipped): an answer whose shipped text mentions a wrong answer (one not
@@ -132,8 +133,11 @@ def golden_set(records: Sequence[Record]) -> GoldenSet:
 
 
 def mentions(text: str, value: str) -> bool:
+    """`value` is in `text`, or its figures are all in one sentence of it: "18" of one date and "1888" of another
+    sentence do not state "18 December 1888"."""
     stated = numbers(value)
-    return contains(text, value) or (bool(stated) and figures(value) <= figures(text))
+    wanted = figures(value)
+    return contains(text, value) or (bool(stated) and any(wanted <= figures(s) for s in sentence_lines(text)))
 
 
 @dataclass(frozen=True)

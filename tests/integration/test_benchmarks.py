@@ -5,6 +5,7 @@ ended, no warnings) rather than any timing. A refactor that breaks a benchmark f
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -111,6 +112,16 @@ def test_bench_external_extractive_tiny() -> None:
     for dataset in ("ramdocs", "tatqa", "bipia"):
         assert re.search(rf"^{dataset} +extractive\+gate +3 ", out, re.MULTILINE), out
         assert re.search(rf"^{dataset} +extractive naive +3 ", out, re.MULTILINE), out
+    assert "embedder: hashing;" in out  # fast stores by default
+
+
+@needs_all_data
+def test_bench_external_minilm_stores_on_request(tmp_path: Path) -> None:
+    figures = tmp_path / "external.json"
+    out = bench("bench_external.py", "--limit", "2", "--datasets", "ramdocs", "--models", "extractive",
+                "--embedder", "minilm", "--json", str(figures))  # fmt: skip
+    assert "embedder: minilm;" in out  # the stores a user's `quotebound ingest` makes
+    assert json.loads(figures.read_text())["embedder"] == "minilm"
 
 
 @needs_bipia

@@ -287,6 +287,14 @@ def test_text_helpers() -> None:
     assert pack([("a", 600), ("b", 300), ("c", 200), ("d", 1500), ("e", 1)], 1000) == [["a", "b"], ["c"], ["d"], ["e"]]
 
 
+def test_a_date_is_mentioned_only_by_a_line_holding_all_its_figures() -> None:
+    assert ramdocs.mentions("He was born 18 December 1888.", "18 December 1888")
+    assert ramdocs.mentions("a.txt says 3,559", "3,559 people")
+    # "18" of one date and "1888" of another sentence state no "18 December 1888"
+    assert not ramdocs.mentions("a.txt: born 18 December 1868. b.txt: born 1888.", "18 December 1888")
+    assert not ramdocs.mentions("born 18 December 1868\nb.txt says 1888", "18 December 1888")
+
+
 def test_the_naive_prompt_is_a_file_with_the_question_and_passages() -> None:
     text = load_prompt("naive_answer").render(question="Q?", passages="[1] a.txt p.1 L1-L1\nText")
     assert "Q?" in text and "[1] a.txt p.1 L1-L1\nText" in text and "INSUFFICIENT EVIDENCE" in text

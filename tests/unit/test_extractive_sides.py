@@ -133,3 +133,47 @@ def test_a_copy_with_another_value_in_the_answers_place_is_listed_beside_it() ->
     assert copy_sides([top], agreeing, 1.0) == []
     listed = [top, scored("c.txt", "The pier was rebuilt in 1908.", "1908")]  # a disagreement is listed already
     assert copy_sides(listed, lines, 1.0) == []
+
+
+BEFORE = "In 2013, the convention also hosted several wedding ceremonies for its visitors."
+AFTER = "The convention held its first event in 2012 at the Convention Center and took two years to prepare."
+ADDED = "However, the primary function of the convention is actually a space agency recruiting pilots."
+
+
+def test_a_sentence_its_copy_lacks_between_the_same_neighbours_disputes_it() -> None:
+    question = analyze("What is the primary function of the convention?")
+    copied = pool(("a.txt", BEFORE), ("a.txt", ADDED), ("a.txt", AFTER), ("b.txt", BEFORE), ("b.txt", AFTER))
+    top = Scored(copied.lines[("a.txt", 1, 2)], 1.0, 1.0, None, None, True, None)
+    assert disputed(question, [top], copied)
+
+
+def test_a_copy_that_says_it_too_or_is_cut_there_does_not() -> None:
+    question = analyze("What is the primary function of the convention?")
+    agreeing = pool(("a.txt", BEFORE), ("a.txt", ADDED), ("a.txt", AFTER), ("b.txt", BEFORE), ("b.txt", ADDED))
+    top = Scored(agreeing.lines[("a.txt", 1, 2)], 1.0, 1.0, None, None, True, None)
+    assert not disputed(question, [top], agreeing)
+    cut = pool(("a.txt", BEFORE), ("a.txt", ADDED), ("a.txt", AFTER), ("b.txt", BEFORE))  # the excerpt ends there
+    top = Scored(cut.lines[("a.txt", 1, 2)], 1.0, 1.0, None, None, True, None)
+    assert not disputed(question, [top], cut)
+    other = "Tickets went on sale in March and sold out within a week of the announcement."
+    apart = pool(("a.txt", BEFORE), ("a.txt", ADDED), ("a.txt", AFTER), ("b.txt", BEFORE), ("b.txt", other))
+    top = Scored(apart.lines[("a.txt", 1, 2)], 1.0, 1.0, None, None, True, None)
+    assert not disputed(question, [top], apart)
+
+
+def test_a_document_quoting_a_passage_of_another_adds_its_own_lines_freely() -> None:
+    question = analyze("What is the monthly regular assessment per unit?")
+    budget = (
+        ("budget.md", "Regular assessments are allocated equally among all Units (Declaration section 5.3)."),
+        ("budget.md", "Monthly regular assessment per Unit: $325.00."),
+        ("budget.md", "The monthly assessment is due on the first day of each month."),
+        ("budget.md", "Total annual assessment income: $93,600.00."),
+    )
+    declaration = (
+        ("declaration.md", "Regular assessments are allocated equally among all Units."),
+        ("declaration.md", "Regular assessments are payable in monthly installments due on the first of each month."),
+        ("declaration.md", "Special assessments require a vote of the owners at a meeting called for that purpose."),
+    )
+    quoted = pool(*budget, *declaration)
+    top = Scored(quoted.lines[("budget.md", 1, 2)], 1.0, 1.0, None, None, True, None)
+    assert not disputed(question, [top], quoted)
