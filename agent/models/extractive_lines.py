@@ -144,6 +144,14 @@ class LinePool:
             pool.add_bundle(bundle)
         return pool
 
+    @classmethod
+    def from_texts(cls, source_id: str, texts: Iterable[str]) -> LinePool:
+        """One source's lines as read from page 1, numbered from L1 (a short document read whole)."""
+        pool = cls()
+        for number, text in enumerate(texts, start=1):
+            pool.add(Line(source_id, 1, number, text))
+        return pool
+
     def add_bundle(self, bundle: EvidenceBundle) -> None:
         try:
             span = Locator.parse(bundle.locator)

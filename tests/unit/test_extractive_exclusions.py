@@ -7,9 +7,7 @@ from quotebound.agent.models.extractive_lines import Line, LinePool, same_senten
 
 
 def _pool(*texts: str) -> LinePool:
-    pool = LinePool()
-    for number, text in enumerate(texts, start=1):
-        pool.add(Line("mail.txt", 1, number, text))
+    pool = LinePool.from_texts("mail.txt", texts)
     pool.settle_exclusions()
     return pool
 

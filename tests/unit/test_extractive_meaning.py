@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from quotebound.agent.models.base import Meaning
-from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank, says_enough
+from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank, says_enough
 from quotebound.agent.models.extractive_meaning import sense_credit, senses
 from quotebound.agent.models.extractive_text import analyze
 
@@ -56,9 +56,7 @@ def test_units_of_time_numbers_and_no_embedder_match_exactly_or_not_at_all() -> 
 
 
 def _pool(*texts: str) -> LinePool:
-    pool = LinePool()
-    for n, text in enumerate(texts, start=1):
-        pool.add(Line("rules.md", 1, n, text))
+    pool = LinePool.from_texts("rules.md", texts)
     return pool
 
 

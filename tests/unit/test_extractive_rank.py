@@ -7,9 +7,7 @@ from quotebound.agent.models.extractive_text import analyze
 
 
 def _pool(*texts: str) -> LinePool:
-    pool = LinePool()
-    for n, text in enumerate(texts, start=1):
-        pool.add(Line("rules.md", 1, n, text))
+    pool = LinePool.from_texts("rules.md", texts)
     return pool
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_lines import LinePool
 from quotebound.agent.models.extractive_text import analyze
 from quotebound.agent.models.extractive_transfer import (
     party_pattern,
@@ -67,9 +67,7 @@ def test_a_line_answers_only_in_the_asked_role() -> None:
 
 
 def _pool(*texts: str) -> LinePool:
-    pool = LinePool()
-    for number, text in enumerate(texts, start=1):
-        pool.add(Line("mail.txt", 1, number, text))
+    pool = LinePool.from_texts("mail.txt", texts)
     return pool
 
 
