@@ -76,7 +76,7 @@ from quotebound.agent.models.extractive_text import (
     tokens,
     value_differs,
 )
-from quotebound.agent.models.extractive_transfer import transfer_lines
+from quotebound.agent.models.extractive_transfer import transfer_ask, transfer_lines
 from quotebound.tools.registry import ToolRegistry
 
 _DIGIT = re.compile(r"\d")
@@ -104,15 +104,19 @@ class ExtractiveModel:
         self._read_table_headers(question, pool, budget)
         pool.settle_exclusions()
         index = build_index(question, pool, request.meaning, self.t.meaning_floor)
+        if question.kind in ("amount", "money") and transfer_ask(question.text) is not None:
+            # "paid to X" / "paid by X": the direction is the whole answer, and only the transfer reading fixes it
+            # (a line where X charged, or was paid, covers the question's words either way, most of all once
+            # "paid" is credited for "charged" or "sent" by meaning)
+            transfers = transfer_lines(question, pool, self.t.max_facts)
+            facts = [quote_fact(question, s, pool) for s in transfers]
+            return assemble(question, request, facts, find_conflicts(facts, budget, self.t), pool, index.unknown)
         facts = self._facts(question, index, pool, budget, request)
         # no answer yet: glance up to the section headings of the best lines, then read again
         if not facts and read_frames(question, index, pool, budget, self.t):
             pool.settle_exclusions()
             index = build_index(question, pool, request.meaning, self.t.meaning_floor)
             facts = self._facts(question, index, pool, budget, request)
-        if not facts and question.kind in ("amount", "money"):  # "paid to X" stated as "charged by X"
-            transfers = transfer_lines(question, pool, self.t.max_facts)
-            facts = [quote_fact(question, s, pool) for s in transfers]
         conflicts = find_conflicts(facts, budget, self.t)
         return assemble(question, request, facts, conflicts, pool, index.unknown)
 
