@@ -22,7 +22,7 @@ from quotebound.agent.core.contracts import (
     ReasonCode,
 )
 from quotebound.agent.core.errors import ModelError
-from quotebound.agent.models.extractive import extractions
+from quotebound.agent.models.extractive_write import extractions
 from quotebound.graphs.context import RunContext
 from quotebound.graphs.faults import is_store_fault
 from quotebound.graphs.names import Node

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from quotebound.agent.core.contracts import Fact, Support
-from quotebound.agent.models.extractive import entity_answers
 from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_lines import Line, Scored, Thresholds
 from quotebound.agent.models.extractive_predicate import predicate_name
 from quotebound.agent.models.extractive_text import Value, analyze, value_differs
+from quotebound.agent.models.extractive_write import entity_answers
 
 
 def scored(source_id: str, text: str, value: str | None, kind: str = "year", score: float = 1.0) -> Scored:

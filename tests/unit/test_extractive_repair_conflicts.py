@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import cast
 
 from quotebound.agent.core.contracts import Fact, Support
-from quotebound.agent.models.extractive import find_conflicts
 from quotebound.agent.models.extractive_calc import ToolBudget
 from quotebound.agent.models.extractive_lines import Thresholds
 from quotebound.agent.models.extractive_repair import conflict_values, with_conflict_values
+from quotebound.agent.models.extractive_write import find_conflicts
 
 PAIR = (
     "fact 0 and fact 1 give different values for the same subject: 'Lakeport' (a.txt p.1 L3-L3) and "
