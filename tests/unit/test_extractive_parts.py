@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import cast
-
 import pytest
 
-from quotebound.agent.core.contracts import EvidenceBundle, PolicyDecision
 from quotebound.agent.models.base import DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.agent.models.extractive_lines import Line, LinePool
 from quotebound.agent.models.extractive_parts import clauses
-from quotebound.tools.registry import ToolRegistry
-
-_NO_TOOLS = cast(ToolRegistry, SimpleNamespace(max_calls=0, calls=[]))  # no calls left: the model reads its bundle
+from tests.unit.conftest import NO_TOOLS, whole_document
 
 
 def test_two_wh_clauses_joined_by_and_are_two_questions() -> None:
@@ -42,22 +35,8 @@ JOINT = "When is the annual meeting of the Owners held, and at what time does it
 
 
 def _draft(*texts: str) -> list[str]:
-    pool = LinePool()
-    for n, text in enumerate(texts, start=1):
-        pool.add(Line("bylaws.md", 1, n, text))
-    text = "\n".join(texts)
-    bundle = EvidenceBundle(
-        bundle_id="b",
-        ref="doc://bylaws.md@v1",
-        source_id="bylaws.md",
-        version=1,
-        locator=f"p.1 L1-L{len(texts)}",
-        text=text,
-        digest="d",
-        content_hash="sha256:x",
-        policy=PolicyDecision(decision="allow"),
-    )
-    draft = ExtractiveModel().draft(DraftInput(question=JOINT, bundles=[bundle], max_tool_calls=0), _NO_TOOLS)
+    bundle = whole_document("bylaws.md", "\n".join(texts))
+    draft = ExtractiveModel().draft(DraftInput(question=JOINT, bundles=[bundle], max_tool_calls=0), NO_TOOLS)
     return [s.locator for f in draft.evidence.facts for s in f.support]
 
 

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
-from quotebound.agent.core.contracts import EvidenceBundle, PolicyDecision
 from quotebound.agent.models.base import DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.tools.registry import ToolRegistry
+from tests.unit.conftest import NO_TOOLS, whole_document
 
-_NO_TOOLS = cast(ToolRegistry, SimpleNamespace(max_calls=0, calls=[]))  # no calls left: the model reads its bundle
 _PAYMENT_WORDS = frozenset({"paid", "pay", "charged", "charge", "sent", "send"})
 
 
@@ -37,20 +34,9 @@ EMAIL = "Hi David,\nYour Mercury debit card was charged $200.00 by PayPal.\nThe 
 
 
 def _facts(question: str) -> list[str]:
-    lines = EMAIL.split("\n")
-    bundle = EvidenceBundle(
-        bundle_id="b",
-        ref="doc://mail.txt@v1",
-        source_id="mail.txt",
-        version=1,
-        locator=f"p.1 L1-L{len(lines)}",
-        text=EMAIL,
-        digest="d",
-        content_hash="sha256:x",
-        policy=PolicyDecision(decision="allow"),
-    )
+    bundle = whole_document("mail.txt", EMAIL)
     request = DraftInput(question=question, bundles=[bundle], max_tool_calls=0, meaning=_PaymentSynonyms())
-    draft = ExtractiveModel().draft(request, _NO_TOOLS)
+    draft = ExtractiveModel().draft(request, NO_TOOLS)
     return [f.value or "" for f in draft.evidence.facts]
 
 
