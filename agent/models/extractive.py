@@ -81,8 +81,8 @@ class ExtractiveModel:
 
     def draft(self, request: DraftInput, tools: ToolRegistry) -> Draft:
         # a question naming a document is answered from it alone, or not at all (`extractive_scope`)
-        bundles, scope = in_scope(request.question, request.bundles, request.documents)
         named = named_ids(request.question, request.documents)
+        bundles, scope = in_scope(named, request.bundles)
         question = unnamed(analyze(asked_text(request.question)), request.documents, named)
         pool = LinePool.from_bundles(bundles)
         pool.settle_exclusions()

@@ -35,13 +35,10 @@ def unnamed(question: Question, documents: Sequence[tuple[str, str]], named: fro
     return dataclasses.replace(question, words=tuple(words), spelled=tuple(spelled))
 
 
-def in_scope(
-    question: str, bundles: Sequence[EvidenceBundle], documents: Sequence[tuple[str, str]]
-) -> tuple[list[EvidenceBundle], list[str]]:
-    """(the bundles the question's documents hold, the sources to search): every bundle and its sources when the
-    question names no document, or names every readable one."""
+def in_scope(named: frozenset[str], bundles: Sequence[EvidenceBundle]) -> tuple[list[EvidenceBundle], list[str]]:
+    """(the bundles of the documents a question names (`named_ids`), the sources to search): every bundle and its
+    sources when the question names no document, or names every readable one."""
     retrieved = list(dict.fromkeys(b.source_id for b in bundles))
-    named = named_ids(question, documents)
     if not named:
         return list(bundles), retrieved
     kept = [b for b in bundles if b.source_id in named]

@@ -20,15 +20,17 @@ def bundle(source_id: str) -> EvidenceBundle:
 
 def test_a_named_document_keeps_its_bundles_and_is_searched_even_unretrieved() -> None:
     bundles = [bundle("GPL-3.txt"), bundle("board-minutes-2025-03.md")]
-    kept, search = in_scope("How many days do I have to cure a violation of the Apache License?", bundles, DOCUMENTS)
+    kept, search = in_scope(
+        named_ids("How many days do I have to cure a violation of the Apache License?", DOCUMENTS), bundles
+    )
     assert kept == [] and search == ["Apache-2.0.txt"]
-    kept, search = in_scope("Under GPLv3, how long must an offer stay valid?", bundles, DOCUMENTS)
+    kept, search = in_scope(named_ids("Under GPLv3, how long must an offer stay valid?", DOCUMENTS), bundles)
     assert [b.source_id for b in kept] == ["GPL-3.txt"] and search == ["GPL-3.txt"]
 
 
 def test_a_question_naming_no_document_reads_every_bundle() -> None:
     bundles = [bundle("GPL-3.txt"), bundle("budget-2025.md")]
-    kept, search = in_scope("How many directors sit on the Board?", bundles, DOCUMENTS)
+    kept, search = in_scope(named_ids("How many directors sit on the Board?", DOCUMENTS), bundles)
     assert kept == bundles and search == ["GPL-3.txt", "budget-2025.md"]
 
 
