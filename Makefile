@@ -9,7 +9,7 @@ BASELINE := evals/golden/hoa.baseline.json
 EVAL_RUN = $(BIN)/quotebound eval run $(GOLDEN) --store $(EVAL_DIR)/store --policy examples/hoa/policy.yaml \
 	--gate evals/golden/hoa.gate.yaml
 
-.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline eval-licenses eval-realdocs2 bench clean
+.PHONY: install langgraph-venv demo serve lint typecheck test test-fast eval eval-store eval-baseline eval-licenses eval-realdocs2 eval-realdocs3 bench clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -101,6 +101,12 @@ eval-realdocs2: install
 	$(BIN)/quotebound ingest examples/realdocs2 --store $(EVAL_DIR)/realdocs2/store >/dev/null
 	$(BIN)/quotebound eval run evals/golden/realdocs2.yaml --store $(EVAL_DIR)/realdocs2/store \
 		--out $(EVAL_DIR)/realdocs2/report
+
+eval-realdocs3: install
+	rm -rf $(EVAL_DIR)/realdocs3/store
+	$(BIN)/quotebound ingest examples/realdocs3 --store $(EVAL_DIR)/realdocs3/store >/dev/null
+	$(BIN)/quotebound eval run evals/golden/realdocs3.yaml --store $(EVAL_DIR)/realdocs3/store \
+		--out $(EVAL_DIR)/realdocs3/report
 
 eval-store: install
 	rm -rf $(EVAL_DIR)/store
