@@ -69,6 +69,10 @@ class Thresholds:
     frame_reach: int = 12  # how many lines above such a line it reads
     frame_gap: float = 0.2  # how far below min_coverage a line may score and still be worth framing
     meaning_floor: float = 0.6  # embedder cosine from which a line word stands in for a question word
+    # A sentence answering by meaning (`extractive_semantic`): on hoa and licenses the right sentences score
+    # 0.72-0.80 against their question and the best wrong sentence of the asked type 0.69, so the floor sits between.
+    semantic_floor: float = 0.7
+    semantic_margin: float = 0.1  # a different value within this of the best sentence: too close to choose
 
 
 # --- Exclusions -----------------------------------------------------------------------------------------
