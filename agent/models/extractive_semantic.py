@@ -11,6 +11,8 @@ asked type says something about the subject, not the thing asked. So the fallbac
 - the question asks a stated value, not a derived one (no rate to convert, no calculation, no change);
 - the sentence, framed by its document's name (a title line "Version 2.0, January 2004" is about the document),
   is at or above `semantic_floor` in cosine and it also says at least one of the question's words;
+- the sentence (or its document's name) says every number the question says: "version 1.0" is not answered by
+  "Version 2.0, January 2004", however close the two read;
 - no other typed sentence with a different value comes within `semantic_margin` of it: two close candidates
   ("reinstated permanently ... 30 days", "provisionally ... 60 days") are a choice meaning cannot make.
 Without an embedder (a hashing store, unit tests) nothing changes.
@@ -31,6 +33,7 @@ from quotebound.agent.models.extractive_lines import (
     Scored,
     Thresholds,
     admissible,
+    mentioned,
     rank_candidates,
     score_line,
 )
@@ -83,8 +86,9 @@ def semantic_rank(
     order = sorted(range(len(typed)), key=lambda i: (-cosines[i], typed[i].line.key))
     best = order[0]
     top = typed[best]
-    if cosines[best] < t.semantic_floor or top.value is None:
-        return []
+    figures = {w for w in question.words if any(ch.isdigit() for ch in w)}  # a figure has no paraphrase
+    if cosines[best] < t.semantic_floor or top.value is None or not figures <= mentioned(top.line):
+        return []  # the closest sentence is about another figure (version, unit, year): no answer, not the next one
     for i in order[1:]:
         other = typed[i].value
         close = cosines[i] >= cosines[best] - t.semantic_margin

@@ -78,6 +78,14 @@ def test_two_close_sentences_with_different_values_are_not_chosen_between() -> N
     assert _rank({DATED: 0.85, OTHER_DATE: 0.6}, DATED, OTHER_DATE) == [DATED]
 
 
+def test_a_number_the_question_says_must_be_said_by_the_sentence() -> None:
+    question = analyze("When did version 2 come out?")
+    pool = LinePool.from_texts("gpl.txt", [DATED])
+    meaning = _Cosines({framed(line): 0.95 for line in pool.candidates()})
+    meaning.near[question.text] = 1.0  # the question on the sentence's axis too: as close as two texts get
+    assert semantic_rank(question, build_index(question, pool), pool, Thresholds(), meaning) == []
+
+
 def test_a_sentence_that_says_none_of_the_question_words_is_not_admitted() -> None:
     assert _rank({"Released 29 June 2007.": 0.9}, "Released 29 June 2007.") == []
 
