@@ -37,7 +37,7 @@ from quotebound.agent.models.extractive_lines import (
     rank_candidates,
     score_line,
 )
-from quotebound.agent.models.extractive_text import Question, value_differs
+from quotebound.agent.models.extractive_text import Question, line_value, value_differs
 
 # The asked kind -> the value kinds that answer it when only meaning connects the sentence to the question.
 TYPED: dict[str, frozenset[str]] = {
@@ -68,6 +68,11 @@ def closeness(question: str, lines: Sequence[Line], meaning: Meaning) -> list[fl
     return [float(c) for c in matrix[1:] @ matrix[0]]
 
 
+def _holds(question: Question, line: Line, kinds: frozenset[str]) -> bool:
+    value = line_value(question, line.text)  # the value `score_line` gives the line
+    return value is not None and value.kind in kinds
+
+
 def semantic_rank(
     question: Question, index: Index, pool: LinePool, t: Thresholds, meaning: Meaning | None
 ) -> list[Scored]:
@@ -75,9 +80,11 @@ def semantic_rank(
     if meaning is None or question.kind is None or not asks_typed_value(question):
         return []
     kinds = TYPED[question.kind]
+    # the value first (a pattern match): only a line holding one of the asked type is worth scoring
+    holding = [line for line in rank_candidates(question, index, pool) if _holds(question, line, kinds)]
     typed = [
         s
-        for s in (score_line(question, index, pool, line, t) for line in rank_candidates(question, index, pool))
+        for s in (score_line(question, index, pool, line, t) for line in holding)
         if s.value is not None and s.value.kind in kinds and s.coverage > 0 and admissible(question, s)
     ]
     if not typed:
