@@ -21,7 +21,7 @@ from quotebound.agent.core.contracts import (
     Support,
 )
 from quotebound.agent.core.version import __version__
-from quotebound.agent.models.base import DraftInput
+from quotebound.agent.models.base import DraftInput, Meaning
 from quotebound.agent.models.extractive_ask import asked_text
 from quotebound.agent.models.extractive_calc import (
     CalcPlan,
@@ -49,6 +49,7 @@ from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
+from quotebound.agent.models.extractive_semantic import semantic_rank
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_facts
 from quotebound.agent.models.extractive_table_calc import grouped
@@ -111,11 +112,14 @@ class ExtractiveModel:
         self, question: Question, index: Index, pool: LinePool, budget: ToolBudget, request: DraftInput
     ) -> list[Fact]:
         unknown_share = len(index.unknown) / max(1, len(question.words))
-        if not index.weights or unknown_share > self.t.max_unknown_fraction:
+        if not index.weights:
             return []
+        if unknown_share > self.t.max_unknown_fraction:  # too many words no line spells: meaning may still answer
+            chosen = semantic_rank(question, index, pool, self.t, request.meaning)
+            return [] if disputed(question, chosen, pool) else [quote_fact(question, s, pool) for s in chosen]
         parts = clauses(question.text) if question.op is None else None
         joint = self._part_facts(parts, pool, request) if parts is not None else []
-        return joint or self._answer_facts(question, index, pool, budget)
+        return joint or self._answer_facts(question, index, pool, budget, request.meaning)
 
     def _search(self, question: Question, pool: LinePool, sources: list[str], budget: ToolBudget) -> None:
         """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle
@@ -156,7 +160,9 @@ class ExtractiveModel:
             for offset, text in enumerate(str(result.get("quote", "")).split("\n")):
                 pool.add(Line(line.source_id, line.page, first + offset, text))
 
-    def _answer_facts(self, question: Question, index: Index, pool: LinePool, budget: ToolBudget) -> list[Fact]:
+    def _answer_facts(
+        self, question: Question, index: Index, pool: LinePool, budget: ToolBudget, meaning: Meaning | None = None
+    ) -> list[Fact]:
         # A line rarely states these: compute first. A sum is computed first when the question names its two
         # operands ("the sum of A and B"); a plain "total" is often a quoted line.
         from_table = table_facts(question, pool, budget)  # a table's cell for the year asked, or a figure derived
@@ -169,7 +175,8 @@ class ExtractiveModel:
                 return self._operand_facts(question, pool, *planned)
             if question.op in ("difference", "share"):  # a quoted line is no answer to "how much more" or "A's share"
                 return []
-        ranked = rank(question, index, pool, self.t)
+        # no line answers by the question's words: one may by meaning, with a value of the asked type
+        ranked = rank(question, index, pool, self.t) or semantic_rank(question, index, pool, self.t, meaning)
         chosen = choose(ranked, question, self.t)
         if not chosen and question.op == "sum":
             planned = plan_two_operands(question, pool, budget, self.t)

@@ -69,6 +69,10 @@ class Thresholds:
     frame_reach: int = 12  # how many lines above such a line it reads
     frame_gap: float = 0.2  # how far below min_coverage a line may score and still be worth framing
     meaning_floor: float = 0.6  # embedder cosine from which a line word stands in for a question word
+    # A sentence answering by meaning (`extractive_semantic`): on hoa and licenses the right sentences score
+    # 0.72-0.80 against their question and the best wrong sentence of the asked type 0.69, so the floor sits between.
+    semantic_floor: float = 0.7
+    semantic_margin: float = 0.1  # a different value within this of the best sentence: too close to choose
 
 
 # --- Exclusions -----------------------------------------------------------------------------------------
@@ -408,7 +412,13 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
 
 
 def answers(question: Question, scored: Scored, t: Thresholds) -> bool:
-    if scored.coverage < t.min_coverage or not scored.period_ok or is_lead_in(scored.line.text):
+    return scored.coverage >= t.min_coverage and admissible(question, scored)
+
+
+def admissible(question: Question, scored: Scored) -> bool:
+    """Everything but coverage that a line must meet to answer: a stated rate, a value of the asked kind, a claim
+    about the question's subject."""
+    if not scored.period_ok or is_lead_in(scored.line.text):
         return False  # a line ending "... as follows:" introduces the answer and states none of it
     if is_page_chrome(scored.line.text):
         return False  # a saved page's menu and header
@@ -455,13 +465,19 @@ def mentioned(line: Line) -> set[str]:
     return tokens(line.text) | tokens(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("-", " "))
 
 
-def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+def rank_candidates(question: Question, index: Index, pool: LinePool) -> list[Line]:
+    """The lines that may answer: a line about unit 4B must mention 4B; a general sentence about every unit does
+    not answer for 4B. The rule applies only to identifiers some readable line mentions, so an unknown one still
+    leads to a gap, not to nothing."""
     candidates = pool.candidates()
-    # A line about unit 4B must mention 4B; a general sentence about every unit does not answer for 4B. The rule
-    # applies only to identifiers some readable line mentions, so an unknown one still leads to a gap, not to nothing.
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
         candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
+    return candidates
+
+
+def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    candidates = rank_candidates(question, index, pool)
     scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
