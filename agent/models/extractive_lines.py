@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_column import read_row
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_section import part_credit
@@ -373,6 +374,11 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     context = pool.context_text(line)
     context_toks = tokens(context)
     value = line_value(question, line.text)
+    header = pool.header_row(line)
+    reading = read_row(question, line.text, header.text) if header is not None else None
+    if reading is not None and reading.value is not None:
+        value = reading.value  # the cell under the column the question names, not the row's first figure
+    said = reading.said if reading is not None else frozenset()
     line_period = period_of(line.text)
     context_period = period_of(context, context_toks, context=True)
     stated_period = line_period or context_period
@@ -387,7 +393,7 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
             if stated_period != question.period and not amount:
                 credit = 0.0
             covered += weight * credit
-        elif word in line_toks:
+        elif word in line_toks or word in said:
             covered += weight
         else:
             framed = t.context_credit if word in context_toks else 0.0
