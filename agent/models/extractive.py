@@ -266,11 +266,13 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     header = pool.header_row(line)
     text = row_text(question, line.text, header.text) if header is not None else None
     said = text or unwrapped(clean(line.text)) or line.text.strip()
+    # a row written as `column: cell` pairs quotes its header too: the column names are the header's words
+    header_support = [Support(source_id=line.source_id, locator=header.locator, quote=header.text)] if text else []
     if text is None and asks_polarity(question.text):  # yes/no: "No." before the quote that denies the act
         said = polar_text(question.text, question.words, said)
     return Fact(
         text=said,
-        support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
+        support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text), *header_support],
         coverage=min(1.0, scored.coverage),
         key=key,
         value=scored.value.text if scored.value is not None else None,

@@ -4,6 +4,7 @@ question that names no column, keep the row's own reading."""
 
 from __future__ import annotations
 
+from quotebound.agent.models.extractive import quote_fact
 from quotebound.agent.models.extractive_column import asked_column, read_row
 from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank
 from quotebound.agent.models.extractive_text import analyze
@@ -57,3 +58,13 @@ def test_a_row_the_question_does_not_name_is_not_lifted_by_its_header_alone() ->
     question = analyze("How many square feet is a Hemlock floor plan unit?")
     pool = LinePool.from_texts("schedule.md", TABLE)
     assert rank(question, build_index(question, pool), pool, Thresholds()) == []
+
+
+def test_a_row_answered_as_column_cell_pairs_quotes_its_header_too() -> None:
+    question = analyze("How many square feet is a Douglas floor plan unit?")
+    pool = LinePool.from_texts("schedule.md", TABLE)
+    top = rank(question, build_index(question, pool), pool, Thresholds())[0]
+    fact = quote_fact(question, top, pool)
+    assert fact.text.startswith("Square feet: 820")
+    # the column names the answer shows are the header's words: the header row is quoted beside the row
+    assert [(s.locator, s.quote) for s in fact.support] == [("p.1 L4-L4", TABLE[3]), ("p.1 L2-L2", HEADER)]
