@@ -85,6 +85,7 @@ class ExtractiveModel:
         bundles, scope = in_scope(named, request.bundles)
         question = unnamed(analyze(asked_text(request.question)), request.documents, named)
         pool = LinePool.from_bundles(bundles)
+        pool.titles.update(request.documents)
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
         self._search(question, pool, scope, budget)

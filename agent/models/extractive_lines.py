@@ -136,6 +136,7 @@ class LinePool:
     excluded: set[LineKey] = field(default_factory=set)
     provenance: dict[str, str] = field(default_factory=dict)
     content_hash: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)  # source_id -> the document's title, where it has one
     _flagged: list[tuple[str, int, int, int]] = field(default_factory=list)  # (source, page, first, last)
 
     @classmethod
@@ -267,6 +268,8 @@ class LinePool:
                 break
             n -= 1
         parts.append(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("/", " ").replace("-", " "))
+        if self.titles.get(line.source_id):  # a document's title frames every line of it, as its name does
+            parts.append(self.titles[line.source_id])
         return "\n".join(parts)
 
 
