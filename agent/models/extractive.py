@@ -48,6 +48,7 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
 from quotebound.agent.models.extractive_repair import repair_facts
+from quotebound.agent.models.extractive_role import role_phrase
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_table import table_facts
@@ -57,6 +58,7 @@ from quotebound.agent.models.extractive_text import (
     analyze,
     asks_polarity,
     clean,
+    extract_values,
     is_label,
     is_table_row,
     table_cells,
@@ -269,6 +271,8 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     said = text or unwrapped(clean(line.text)) or line.text.strip()
     # a row written as `column: cell` pairs quotes its header too: the column names are the header's words
     header_support = [Support(source_id=line.source_id, locator=header.locator, quote=header.text)] if text else []
+    if question.kind == "entity" and text is None:  # "who is the treasurer": the name beside the role, first
+        said = role_phrase(question, extract_values(line.text), line.text) or said
     if text is None and asks_polarity(question.text):  # yes/no: "No." before the quote that denies the act
         said = polar_text(question.text, question.words, said)
     return Fact(

@@ -20,6 +20,7 @@ from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_column import read_row
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_role import role_holder, role_word, writes_role
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
@@ -377,6 +378,8 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     context = pool.context_text(line)
     context_toks = tokens(context)
     value = line_value(question, line.text)
+    if question.kind == "entity" and writes_role(question, found := extract_values(line.text)):
+        value = role_holder(question, found, line.text)  # the name beside the asked role, or no answer here
     header = pool.header_row(line)
     reading = read_row(question, line.text, header.text) if header is not None else None
     if reading is not None and reading.value is not None:
@@ -491,6 +494,20 @@ def _agreeing(scored: Scored, value: Value) -> Scored:
     return dataclasses.replace(scored, value=same[0]) if same else scored
 
 
+def _same_holder(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scored]:
+    """For "who is the <role>": close lines that give the best line's name too, each its own quote of the same
+    holder (agreement only: a name is never set against another)."""
+    top = ranked[0]
+    if top.value is None or role_word(question) is None:
+        return []
+    same = [
+        s
+        for s in ranked[1:]
+        if s.score >= top.score - t.co_answer_margin and s.value is not None and s.value.text == top.value.text
+    ]
+    return same[: t.max_facts - 1]
+
+
 def choose(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scored]:
     """The best line, plus lines close to it that state a value of the same family (agreement or conflict);
     every distinct value gets a line before any value gets a second one."""
@@ -498,7 +515,7 @@ def choose(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scor
         return []
     top = ranked[0]
     if top.value is None or top.value.kind == "entity":  # names are too loosely extracted to claim disagreement
-        return [top]
+        return [top, *_same_holder(ranked, question, t)]
     if len([w for w in question.words if not any(c.isdigit() for c in w)]) < 2:
         return [top]  # one word names no subject•predicate: lines about different things would look alike
     close = [
