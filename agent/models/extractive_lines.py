@@ -109,6 +109,16 @@ def looks_instructional(text: str) -> bool:
     return _INSTRUCTION.search(text) is not None
 
 
+_TITLE_CHARS = 100  # a title names a document; a longer first line is its opening paragraph
+
+
+def names_a_document(title: str) -> bool:
+    """Whether a document's title (its first line with words) reads as a title: short, and not a sentence. A
+    document opening with a paragraph has no title, and that paragraph frames nothing."""
+    text = title.strip()
+    return bool(text) and len(text) <= _TITLE_CHARS and not _SENTENCE_END.search(text)
+
+
 LineKey = tuple[str, int, int]  # (source_id, page, line)
 
 
@@ -269,8 +279,9 @@ class LinePool:
                 break
             n -= 1
         parts.append(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("/", " ").replace("-", " "))
-        if self.titles.get(line.source_id):  # a document's title frames every line of it, as its name does
-            parts.append(self.titles[line.source_id])
+        title = self.titles.get(line.source_id, "")
+        if names_a_document(title):  # a document's title frames every line of it, as its name does
+            parts.append(title)
         return "\n".join(parts)
 
 

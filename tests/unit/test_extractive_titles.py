@@ -18,3 +18,14 @@ def test_the_title_frames_each_line_of_its_document() -> None:
     titled = score_line(question, build_index(question, pool), pool, line, Thresholds())
     assert titled.coverage > untitled.coverage
     assert titled.coverage < 1.0  # a title's word counts as a heading's does, not as the line's own
+
+
+def test_a_first_line_that_is_a_paragraph_frames_nothing() -> None:
+    pool = LinePool.from_texts("bio.txt", ["Profession Chef.", "He cooked."])
+    line = pool.lines[("bio.txt", 1, 2)]
+    pool.titles["bio.txt"] = "Peter Jacobs is a British fencer who competed at the Olympics and won a medal in 1962."
+    assert "fencer" not in pool.context_text(line)
+    pool.titles["bio.txt"] = "x" * 120
+    assert "xxx" not in pool.context_text(line)
+    pool.titles["bio.txt"] = "Peter Jacobs — Biography"
+    assert "Biography" in pool.context_text(line)
