@@ -478,13 +478,20 @@ def mentioned(line: Line) -> set[str]:
     return tokens(line.text) | tokens(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("-", " "))
 
 
+def _named_by(line: Line, pool: LinePool) -> set[str]:
+    """What a line names (`mentioned`), a table row with its header: "| 2 | Snow removal | $4,800 |" under
+    "| Line | Item | FY2025 budget |" gives FY2025's figure."""
+    header = pool.header_row(line)
+    return mentioned(line) | (tokens(header.text) if header is not None else set())
+
+
 def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
     candidates = pool.candidates()
     # A line about unit 4B must mention 4B; a general sentence about every unit does not answer for 4B. The rule
     # applies only to identifiers some readable line mentions, so an unknown one still leads to a gap, not to nothing.
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
-        candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
+        candidates = [line for line in candidates if all(w in _named_by(line, pool) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
     good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of

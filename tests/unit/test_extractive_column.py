@@ -68,3 +68,19 @@ def test_a_row_answered_as_column_cell_pairs_quotes_its_header_too() -> None:
     assert fact.text.startswith("Square feet: 820")
     # the column names the answer shows are the header's words: the header row is quoted beside the row
     assert [(s.locator, s.quote) for s in fact.support] == [("p.1 L4-L4", TABLE[3]), ("p.1 L2-L2", HEADER)]
+
+
+def test_an_identifier_the_header_names_is_named_by_each_row() -> None:
+    question = analyze("What is the FY2025 budget for snow removal?")
+    pool = LinePool.from_texts(
+        "budget.md",
+        [
+            "| Line | Item | FY2025 budget |",
+            "| --- | --- | --- |",
+            "| 1 | Landscaping | $18,600 |",
+            "| 2 | Snow removal | $4,800 |",
+        ],
+    )
+    ranked = rank(question, build_index(question, pool), pool, Thresholds())
+    assert ranked and ranked[0].line.line_no == 4
+    assert ranked[0].value is not None and ranked[0].value.text == "$4,800"
