@@ -18,6 +18,7 @@ from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_column import read_row
+from quotebound.agent.models.extractive_inflect import bases, inflected
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_role import role_holder, role_word, writes_role
@@ -368,9 +369,12 @@ def build_index(question: Question, pool: LinePool, meaning: Meaning | None = No
     reworded: list[str] = []
     # a rate word ("yearly") is as common as the lines that state any rate, however they spell it
     rate_df = sum(1 for line in lines if period_of(line.text) is not None)
+    # a word a heading or table header says in another inflection ("budgeted": "FY2025 budget") is known
+    context_bases = frozenset().union(*(bases(w) for w in context_tokens))
     for word in question.words:
         df = rate_df if word in question.period_words else sum(1 for toks in line_tokens if word in toks)
-        if df == 0 and word not in question.period_words and word not in context_tokens:
+        framed = word in context_tokens or bool(bases(word) & context_bases)
+        if df == 0 and word not in question.period_words and not framed:
             if word in found:
                 reworded.append(word)
                 continue
@@ -413,7 +417,7 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
         elif word in line_toks or word in said:
             covered += weight
         else:
-            framed = t.context_credit if word in context_toks else 0.0
+            framed = t.context_credit if word in context_toks or inflected(word, context_toks) else 0.0
             sensed = sense_credit(word, line_toks, index.senses, t.meaning_floor)
             covered += weight * max(framed, sensed, part_credit(word, line.text))
     coverage = covered / total if total else 0.0
