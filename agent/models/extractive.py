@@ -270,7 +270,9 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     text = row_text(question, line.text, header.text) if header is not None else None
     said = text or unwrapped(clean(line.text)) or line.text.strip()
     # a row written as `column: cell` pairs quotes its header too: the column names are the header's words
-    header_support = [Support(source_id=line.source_id, locator=header.locator, quote=header.text)] if text else []
+    header_support = []
+    if text is not None and header is not None:
+        header_support = [Support(source_id=line.source_id, locator=header.locator, quote=header.text)]
     if question.kind == "entity" and text is None:  # "who is the treasurer": the name beside the role, first
         said = role_phrase(question, extract_values(line.text), line.text) or said
     if text is None and asks_polarity(question.text):  # yes/no: "No." before the quote that denies the act
