@@ -48,6 +48,7 @@ from quotebound.agent.models.extractive_lines import (
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
 from quotebound.agent.models.extractive_repair import repair_facts
+from quotebound.agent.models.extractive_role import role_phrase
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
 from quotebound.agent.models.extractive_semantic import semantic_rank
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
@@ -58,6 +59,7 @@ from quotebound.agent.models.extractive_text import (
     analyze,
     asks_polarity,
     clean,
+    extract_values,
     is_label,
     is_table_row,
     table_cells,
@@ -86,6 +88,7 @@ class ExtractiveModel:
         bundles, scope = in_scope(named, request.bundles)
         question = unnamed(analyze(asked_text(request.question)), request.documents, named)
         pool = LinePool.from_bundles(bundles)
+        pool.titles.update(request.documents)
         pool.settle_exclusions()
         budget = ToolBudget(tools, request.max_tool_calls)
         self._search(question, pool, scope, budget)
@@ -273,11 +276,17 @@ def quote_fact(question: Question, scored: Scored, pool: LinePool) -> Fact:
     header = pool.header_row(line)
     text = row_text(question, line.text, header.text) if header is not None else None
     said = text or unwrapped(clean(line.text)) or line.text.strip()
+    # a row written as `column: cell` pairs quotes its header too: the column names are the header's words
+    header_support = []
+    if text is not None and header is not None:
+        header_support = [Support(source_id=line.source_id, locator=header.locator, quote=header.text)]
+    if question.kind == "entity" and text is None:  # "who is the treasurer": the name beside the role, first
+        said = role_phrase(question, extract_values(line.text), line.text) or said
     if text is None and asks_polarity(question.text):  # yes/no: "No." before the quote that denies the act
         said = polar_text(question.text, question.words, said)
     return Fact(
         text=said,
-        support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text)],
+        support=[Support(source_id=line.source_id, locator=line.locator, quote=line.text), *header_support],
         coverage=min(1.0, scored.coverage),
         key=key,
         value=scored.value.text if scored.value is not None else None,

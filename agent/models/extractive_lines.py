@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_column import read_row
+from quotebound.agent.models.extractive_inflect import bases, inflected
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_role import role_holder, role_word, writes_role
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
@@ -111,6 +114,16 @@ def looks_instructional(text: str) -> bool:
     return _INSTRUCTION.search(text) is not None
 
 
+_TITLE_CHARS = 100  # a title names a document; a longer first line is its opening paragraph
+
+
+def names_a_document(title: str) -> bool:
+    """Whether a document's title (its first line with words) reads as a title: short, and not a sentence. A
+    document opening with a paragraph has no title, and that paragraph frames nothing."""
+    text = title.strip()
+    return bool(text) and len(text) <= _TITLE_CHARS and not _SENTENCE_END.search(text)
+
+
 LineKey = tuple[str, int, int]  # (source_id, page, line)
 
 
@@ -139,6 +152,7 @@ class LinePool:
     excluded: set[LineKey] = field(default_factory=set)
     provenance: dict[str, str] = field(default_factory=dict)
     content_hash: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)  # source_id -> the document's title, where it has one
     _flagged: list[tuple[str, int, int, int]] = field(default_factory=list)  # (source, page, first, last)
 
     @classmethod
@@ -270,6 +284,9 @@ class LinePool:
                 break
             n -= 1
         parts.append(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("/", " ").replace("-", " "))
+        title = self.titles.get(line.source_id, "")
+        if names_a_document(title):  # a document's title frames every line of it, as its name does
+            parts.append(title)
         return "\n".join(parts)
 
 
@@ -356,9 +373,12 @@ def build_index(question: Question, pool: LinePool, meaning: Meaning | None = No
     reworded: list[str] = []
     # a rate word ("yearly") is as common as the lines that state any rate, however they spell it
     rate_df = sum(1 for line in lines if period_of(line.text) is not None)
+    # a word a heading or table header says in another inflection ("budgeted": "FY2025 budget") is known
+    context_bases = frozenset().union(*(bases(w) for w in context_tokens))
     for word in question.words:
         df = rate_df if word in question.period_words else sum(1 for toks in line_tokens if word in toks)
-        if df == 0 and word not in question.period_words and word not in context_tokens:
+        framed = word in context_tokens or bool(bases(word) & context_bases)
+        if df == 0 and word not in question.period_words and not framed:
             if word in found:
                 reworded.append(word)
                 continue
@@ -377,6 +397,13 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     context = pool.context_text(line)
     context_toks = tokens(context)
     value = line_value(question, line.text)
+    if question.kind == "entity" and writes_role(question, found := extract_values(line.text)):
+        value = role_holder(question, found, line.text)  # the name beside the asked role, or no answer here
+    header = pool.header_row(line)
+    reading = read_row(question, line.text, header.text) if header is not None else None
+    if reading is not None and reading.value is not None:
+        value = reading.value  # the cell under the column the question names, not the row's first figure
+    said = reading.said if reading is not None else frozenset()
     line_period = period_of(line.text)
     context_period = period_of(context, context_toks, context=True)
     stated_period = line_period or context_period
@@ -391,10 +418,10 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
             if stated_period != question.period and not amount:
                 credit = 0.0
             covered += weight * credit
-        elif word in line_toks:
+        elif word in line_toks or word in said:
             covered += weight
         else:
-            framed = t.context_credit if word in context_toks else 0.0
+            framed = t.context_credit if word in context_toks or inflected(word, context_toks) else 0.0
             sensed = sense_credit(word, line_toks, index.senses, t.meaning_floor)
             covered += weight * max(framed, sensed, part_credit(word, line.text))
     coverage = covered / total if total else 0.0
@@ -465,6 +492,13 @@ def mentioned(line: Line) -> set[str]:
     return tokens(line.text) | tokens(re.sub(r"\.[A-Za-z0-9]{1,5}$", "", line.source_id).replace("-", " "))
 
 
+def _named_by(line: Line, pool: LinePool) -> set[str]:
+    """What a line names (`mentioned`), a table row with its header: "| 2 | Snow removal | $4,800 |" under
+    "| Line | Item | FY2025 budget |" gives FY2025's figure."""
+    header = pool.header_row(line)
+    return mentioned(line) | (tokens(header.text) if header is not None else set())
+
+
 def rank_candidates(question: Question, index: Index, pool: LinePool) -> list[Line]:
     """The lines that may answer: a line about unit 4B must mention 4B; a general sentence about every unit does
     not answer for 4B. The rule applies only to identifiers some readable line mentions, so an unknown one still
@@ -472,7 +506,7 @@ def rank_candidates(question: Question, index: Index, pool: LinePool) -> list[Li
     candidates = pool.candidates()
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
-        candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
+        candidates = [line for line in candidates if all(w in _named_by(line, pool) for w in named)]
     return candidates
 
 
@@ -498,6 +532,20 @@ def _agreeing(scored: Scored, value: Value) -> Scored:
     return dataclasses.replace(scored, value=same[0]) if same else scored
 
 
+def _same_holder(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scored]:
+    """For "who is the <role>": close lines that give the best line's name too, each its own quote of the same
+    holder (agreement only: a name is never set against another)."""
+    top = ranked[0]
+    if top.value is None or role_word(question) is None:
+        return []
+    same = [
+        s
+        for s in ranked[1:]
+        if s.score >= top.score - t.co_answer_margin and s.value is not None and s.value.text == top.value.text
+    ]
+    return same[: t.max_facts - 1]
+
+
 def choose(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scored]:
     """The best line, plus lines close to it that state a value of the same family (agreement or conflict);
     every distinct value gets a line before any value gets a second one."""
@@ -505,7 +553,7 @@ def choose(ranked: list[Scored], question: Question, t: Thresholds) -> list[Scor
         return []
     top = ranked[0]
     if top.value is None or top.value.kind == "entity":  # names are too loosely extracted to claim disagreement
-        return [top]
+        return [top, *_same_holder(ranked, question, t)]
     if len([w for w in question.words if not any(c.isdigit() for c in w)]) < 2:
         return [top]  # one word names no subject•predicate: lines about different things would look alike
     close = [
