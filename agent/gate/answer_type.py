@@ -30,6 +30,7 @@ from quotebound.agent.gate.answer_text import (
     sentences_with,
     shares,
 )
+from quotebound.agent.gate.answer_version import gives_version
 from quotebound.agent.gate.question import (
     AUXILIARIES,
     COPULAS,
@@ -60,6 +61,7 @@ WANTED: Final[dict[Expects, str]] = {
     "section": "which section (a section number)",
     "place": "where (a place)",
     "polarity": "yes or no",
+    "version": "which version (a version number)",
     "open": "",
 }
 # Kinds of organization and office that answer "who" in lower case ("the association", "the board").
@@ -238,6 +240,8 @@ def type_ok(q: Question, text: str, quotes: Sequence[Quoted], values: Sequence[s
         return bool(digits) or any(f.kind == "section" for f in found) or _STRUCTURE_RE.search(text) is not None
     if kind == "place":
         return places(text) or bool(names(q, text, quotes)) or origin(q, text)
+    if kind == "version":
+        return gives_version(q, text)
     # polarity: yes/no, a polarity or modal word, or the question's own statement
     if any(w in POLARITY or w.endswith("n't") for w in words):
         return True

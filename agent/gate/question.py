@@ -53,6 +53,7 @@ Expects = Literal[
     "section",  # which section/article/clause: a section token or a structure word with its number
     "place",  # where: a place name or a locative phrase
     "polarity",  # yes/no: yes, no, a polarity or modal word, or the question's own statement
+    "version",  # which/what version: a version number, code or relative version bound to the asked thing
     "open",  # what / which / how / why ...: no form is required
 ]
 
@@ -99,6 +100,7 @@ _CLAUSE_SPLIT: Final = re.compile(r"[,;:]\s+|\s+[-–—]\s+")
 _AUX_ALT: Final = "|".join(sorted(AUXILIARIES, key=len, reverse=True))
 _WHAT_IS_THE: Final = r"^what\s+(?:is|was|are|were)\s+(?:the|an?)\s+"
 _KIND_PATTERNS: Final[tuple[tuple[Expects, str], ...]] = (
+    ("version", rf"^(?:{_PREP}\s+)?(?:which|what)\s+(?:[\w.+-]+\s+)?versions?\b"),  # "which bc version"
     ("year", rf"^(?:{_PREP}\s+)?(?:which|what)\s+(?:(?:fiscal\s+|calendar\s+|financial\s+)?years?|fys?)\b"),
     ("date", rf"^(?:{_PREP}\s+)?(?:which|what)\s+(?:date|day|month|time)s?\b"),
     (

@@ -5,6 +5,9 @@ A question names a document in a phrase (`document_phrases`), and the phrase nam
 
 - by kind and title (`named_sources`): the phrase's head noun is a word of a source's title or id ("the
   Declaration", "the board minutes"), and among those sources the ones matching most of the phrase's words win;
+  when none of those matches a word of the phrase besides its head, the sources its other words name do ("the BSD
+  license" is BSD.txt, not every source titled "... License"), and a kind word alone that several sources share
+  ("under the license") names none of them;
   or, when the head only says what kind of document it is ("article", "report", "summary"), the sources whose title
   or id holds every name the phrase gives ("the Jacob Zook House article");
 - by name (`phrase_names`): the proper names a phrase gives ("Jacob Zook House", "Fort Kent", and a possessor
@@ -129,10 +132,33 @@ def _by_title(phrase: str, sources: Sequence[SourceInfo]) -> set[str]:
             best, chosen = score, {source.source_id}
         elif score == best:
             chosen.add(source.source_id)
+    distinct = _distinctive(words, head, chosen, sources)
+    if distinct:
+        return distinct
+    if len(chosen) > 1 and head in _DOCUMENT_STEMS and all(w == head for w in words):
+        return set()  # "under the license" alone: the kind word tells none of several licenses apart
     names = phrase_names(phrase)
     if chosen or head not in _DOCUMENT_STEMS or not names:
         return chosen
     return {s.source_id for s in sources if names <= _source_names(s)[1] | _source_names(s)[2]}
+
+
+def _distinctive(words: Sequence[str], head: str, chosen: set[str], sources: Sequence[SourceInfo]) -> set[str]:
+    """When the sources the head word picked match none of the phrase's other words ("the BSD license": every source
+    titled "... License", none of them BSD), the sources those words name instead: the kind word is shared by every
+    document of that kind, the distinctive words tell which one ("BSD.txt", whose title never says "license").
+    Empty when the picked sources match a distinctive word, or no source does."""
+    distinct = [w for w in words if w != head and w.isalpha()]  # a figure alone ("2019") tells no kind apart
+    if not distinct:
+        return set()
+    by_id = {s.source_id: _source_names(s) for s in sources}
+    if any(w in by_id[sid][1] | by_id[sid][2] for sid in chosen for w in distinct):
+        return set()
+    scores = {
+        sid: sum(2 if w in ids else 1 if w in title else 0 for w in distinct) for sid, (_, ids, title) in by_id.items()
+    }
+    best = max(scores.values(), default=0)
+    return {sid for sid, score in scores.items() if best and score == best}
 
 
 @lru_cache(maxsize=512)

@@ -77,6 +77,7 @@ from quotebound.agent.gate.answer_text import (
     stems,
 )
 from quotebound.agent.gate.answer_type import POINTS_RE, WANTED, count_problem, linked, names, type_ok
+from quotebound.agent.gate.answer_version import version_problem
 from quotebound.agent.gate.answer_when import undated_problem
 from quotebound.agent.gate.claims import sentences
 from quotebound.agent.gate.findings import Finding, FindingCode
@@ -300,6 +301,7 @@ def check(inputs: GateInputs) -> list[Finding]:
             undated_problem,
             direction_problem,
             figureless_problem,
+            version_problem,
         ):
             found = problem(q, text, quotes, calc)
             if found is not None:

@@ -204,3 +204,23 @@ def test_a_document_named_only_by_its_names() -> None:
     question = "According to the Jacob Zook House article, when was the house built?"
     assert named_sources(question, sources) == {"q072-d00.txt"}
     assert named_sources("According to the Fort Kent census summary, what is the median age?", sources) == set()
+
+
+def test_a_kind_word_every_license_shares_does_not_outweigh_the_distinctive_name() -> None:
+    licenses = (
+        SourceInfo("Apache-2.0.txt", "Apache License"),
+        SourceInfo("BSD.txt", "Copyright (c) The Regents of the University of California."),
+        SourceInfo("GPL-3.txt", "GNU GENERAL PUBLIC LICENSE"),
+    )
+    # BSD.txt's title never says "license": the distinctive word names it, not every source titled "... License"
+    assert named_sources("Who owns the copyright in the BSD license text?", licenses) == {"BSD.txt"}
+    assert named_sources("Under the Apache License, may I sublicense?", licenses) == {"Apache-2.0.txt"}
+    # a distinctive word no source writes leaves the kind's sources named as before
+    assert named_sources("What does the Zork license say?", licenses) == {"Apache-2.0.txt", "GPL-3.txt"}
+
+
+def test_a_kind_word_alone_names_none_of_several_sources_of_that_kind() -> None:
+    licenses = (SourceInfo("Apache-2.0.txt", "Apache License"), SourceInfo("GPL-3.txt", "GNU GENERAL PUBLIC LICENSE"))
+    assert named_sources("Can I sell copies under the license?", licenses) == frozenset()
+    # one source of that kind: the phrase names it
+    assert named_sources("Can I sell copies under the license?", licenses[:1]) == {"Apache-2.0.txt"}
