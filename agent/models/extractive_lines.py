@@ -19,6 +19,7 @@ from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_qualifiers import labels_only, row_labels, unstated
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
@@ -463,7 +464,18 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
     if named:
         candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
-    good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
+    labels = row_labels([line.text for line in candidates])
+    good = [
+        s
+        for s in scored
+        if answers(question, s, t)
+        and says_enough(question, index, s.line, t)
+        and not labels_only(s.line.text)
+        and not pool.is_header_row(s.line)  # column titles state no figure
+        and not unstated(
+            question, index.weights, index.senses, s.line.text, pool.context_text(s.line), labels, t.meaning_floor
+        )
+    ]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
     # record that answers governs, however closely the retelling echoes the question's words.
     secondary = {line.source_id for line in candidates if pool.provenance.get(line.source_id) == "secondary"}

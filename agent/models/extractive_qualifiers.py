@@ -1,0 +1,82 @@
+"""Whether a line states the qualifiers a question puts on the figure it asks for: the year it names, and the
+words that name a row of the document's tables ("revenue" in "the revenue in the fiscal 2019 third quarter",
+"EMEA" in "the net sales in 2019 for EMEA", "granted" in "the shares granted in 2019").
+
+Coverage lets a line miss some of the question's words: most are said in other words or go unsaid. A word that
+labels a table row, though, names a figure the document gives: a line that says it neither itself, nor in its
+frame (heading, header row), nor in other words, states another figure (net income for revenue, the total for
+EMEA, the year-end balance for the grants). The rule holds for a question pinned to a year, the form of a
+question for one figure of a table of periods. A year the question names is a qualifier too: a line whose text
+and frame name other years but never the asked one ("As at 31 December 2019" for "as at 31 December 2018")
+states the figure of another period.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from quotebound.agent.models.extractive_meaning import Senses, sense_credit
+from quotebound.agent.models.extractive_section import part_credit
+from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, YEAR
+from quotebound.agent.models.extractive_text import (
+    Question,
+    is_table_row,
+    tokens,
+)
+
+# Words that ask for a figure or name its form, not what it is of: documents rarely repeat them beside the figure.
+_FORM: Final = tokens("percentage percent average mean ratio share proportion sum amount value figure number much many")
+
+
+def asked_years(question: Question) -> frozenset[str]:
+    return frozenset(YEAR.findall(question.text))
+
+
+def unstated(
+    question: Question,
+    weights: dict[str, float],
+    senses: Senses,
+    text: str,
+    frame: str,
+    labels: frozenset[str],
+    floor: float,
+) -> frozenset[str]:
+    """The question's qualifiers the line (`text`) and its frame (headings, header row) leave out: a year it names
+    when they name only others, and, for a question pinned to a year, the words that label a table row read
+    (`labels`) said in neither, nor in other words: the figure asked is that row's, and a line without its word
+    ("Granted" asked, "Non-vested at December 31" read; "revenue" asked, a net income sentence read) is about
+    another thing."""
+    said = tokens(text) | tokens(frame)
+    asked = asked_years(question)
+    other = set(YEAR.findall(f"{text} {frame}")) - asked
+    years = asked if asked and not asked & said and other else set()
+    if not asked:
+        return frozenset(years)  # no year asked: a line's missing words are left to coverage
+    line_words = tokens(text)
+    words = {
+        w
+        for w in question.words
+        if w in weights
+        and w not in said
+        and w in labels
+        and not any(c.isdigit() for c in w)
+        and w not in _FORM | CHANGE_WORDS | question.period_words
+        and sense_credit(w, line_words, senses, floor) == 0.0
+        and part_credit(w, text) == 0.0
+    }
+    return frozenset(years | words)
+
+
+def row_labels(texts: list[str]) -> frozenset[str]:
+    """The words of the table rows' labels (their first cells) among `texts`."""
+    return frozenset(w for t in texts if is_table_row(t) for w in tokens(t.strip().strip("|").split("|")[0]))
+
+
+def labels_only(text: str) -> bool:
+    """A table row with a label and no other cell ("| Basic earnings per share (1) |  |  |") names the rows below
+    it and states no figure of its own."""
+    cells = [c.strip() for c in text.strip().strip("|").split("|")]
+    return is_table_row(text) and len(cells) > 1 and not any(cells[1:])
+
+
+__all__ = ["asked_years", "labels_only", "row_labels", "unstated"]
