@@ -19,7 +19,7 @@ from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
-from quotebound.agent.models.extractive_qualifiers import labels_only, row_labels, unstated
+from quotebound.agent.models.extractive_qualifiers import change_figure, labels_only, row_labels, unstated
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
@@ -471,6 +471,7 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
         if answers(question, s, t)
         and says_enough(question, index, s.line, t)
         and not labels_only(s.line.text)
+        and not change_figure(question, s.line.text, s.value)
         and not pool.is_header_row(s.line)  # column titles state no figure
         and not unstated(
             question, index.weights, index.senses, s.line.text, pool.context_text(s.line), labels, t.meaning_floor

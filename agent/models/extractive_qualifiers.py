@@ -13,17 +13,31 @@ states the figure of another period.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, YEAR
 from quotebound.agent.models.extractive_text import (
+    CHANGE_DOWN,
+    CHANGE_EITHER,
+    CHANGE_UP,
+    NUMERIC_KINDS,
     Question,
+    Value,
     is_table_row,
     tokens,
 )
 
+_CHANGE_NOUNS: Final = tokens("growth variance difference")
+_CHANGED_BY: Final = re.compile(
+    rf"\b(?:{'|'.join(map(re.escape, (*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))})\s+(?:by\s+)?"
+    r"(?:(?:approximately|about|nearly|almost|over|roughly)\s+)?$",
+    re.IGNORECASE,
+)
+_LEVEL: Final = re.compile(r"\b(?:to|from)\s+(?:approximately\s+|about\s+)?[$€£¥]?\s?\d", re.IGNORECASE)
+_QUANTITIES: Final = frozenset({"money", "amount", "percent", "count"})  # question kinds that ask how much
 # Words that ask for a figure or name its form, not what it is of: documents rarely repeat them beside the figure.
 _FORM: Final = tokens("percentage percent average mean ratio share proportion sum amount value figure number much many")
 
@@ -72,6 +86,17 @@ def row_labels(texts: list[str]) -> frozenset[str]:
     return frozenset(w for t in texts if is_table_row(t) for w in tokens(t.strip().strip("|").split("|")[0]))
 
 
+def change_figure(question: Question, text: str, value: Value | None) -> bool:
+    """The line's figure is the size of a change ("increased $273 million", "grew by 1.6%") and it states no level
+    ("from $1,501 to $1,620"): it answers a question about the change, never one asking how much the thing itself
+    is ("How much were the expenses in 2017?"), which the change leaves unsaid."""
+    if question.kind not in _QUANTITIES or question.change or tokens(question.text) & _CHANGE_NOUNS:
+        return False
+    if value is None or value.kind not in NUMERIC_KINDS or _LEVEL.search(text):
+        return False
+    return _CHANGED_BY.search(text[: value.start]) is not None
+
+
 def labels_only(text: str) -> bool:
     """A table row with a label and no other cell ("| Basic earnings per share (1) |  |  |") names the rows below
     it and states no figure of its own."""
@@ -79,4 +104,4 @@ def labels_only(text: str) -> bool:
     return is_table_row(text) and len(cells) > 1 and not any(cells[1:])
 
 
-__all__ = ["asked_years", "labels_only", "row_labels", "unstated"]
+__all__ = ["asked_years", "change_figure", "labels_only", "row_labels", "unstated"]

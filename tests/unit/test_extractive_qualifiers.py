@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_qualifiers import labels_only, row_labels, unstated
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_qualifiers import change_figure, labels_only, row_labels, unstated
+from quotebound.agent.models.extractive_text import analyze, line_value
 
 TABLE = [
     "Quarterly results were as follows.",
@@ -53,3 +53,17 @@ def test_a_row_of_a_label_alone_states_no_figure() -> None:
     assert not labels_only("| Basic earnings per share | 206.2 | 132.3 |")
     assert not labels_only("Basic earnings per share were 206.2 cents.")
     assert row_labels(["| Revenue | 1 |", "Revenue grew."]) == {"revenue"}
+
+
+def test_the_size_of_a_change_answers_only_a_question_about_the_change() -> None:
+    line = "General and administrative expenses increased $273 million or 6%."
+    asked = analyze("How much were the general and administrative expenses in 2017?")
+    assert change_figure(asked, line, line_value(asked, line))
+    for question in ("How much did general and administrative expenses increase?", "What was the expense growth?"):
+        about_change = analyze(question)
+        assert not change_figure(about_change, line, line_value(about_change, line))
+    for reached in (
+        "General and administrative expenses increased to $4,277 million.",
+        "General and administrative expenses increased $273 million to $4,277 million.",
+    ):
+        assert not change_figure(asked, reached, line_value(asked, reached))  # the line states the level too
