@@ -36,6 +36,7 @@ _CHANGED_BY: Final = re.compile(
     r"(?:(?:approximately|about|nearly|almost|over|roughly)\s+)?$",
     re.IGNORECASE,
 )
+_ASIDE: Final = re.compile(r"\([^)]*\)")
 _LEVEL: Final = re.compile(r"\b(?:to|from)\s+(?:approximately\s+|about\s+)?[$€£¥]?\s?\d", re.IGNORECASE)
 _QUANTITIES: Final = frozenset({"money", "amount", "percent", "count"})  # question kinds that ask how much
 # Words that ask for a figure or name its form, not what it is of: documents rarely repeat them beside the figure.
@@ -62,7 +63,8 @@ def unstated(
     another thing."""
     said = tokens(text) | tokens(frame)
     asked = asked_years(question)
-    other = set(YEAR.findall(f"{text} {frame}")) - asked
+    # a year in parentheses is the comparison aside ("US$261,518 (2018: US$283,752)"), not the figure's own
+    other = set(YEAR.findall(_ASIDE.sub(" ", f"{text} {frame}"))) - asked
     years = asked if asked and not asked & said and other else set()
     if not asked:
         return frozenset(years)  # no year asked: a line's missing words are left to coverage

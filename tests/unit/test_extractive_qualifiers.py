@@ -36,6 +36,9 @@ def test_a_year_the_line_does_not_name_where_it_names_another() -> None:
     assert unstated(asked, {}, {}, line, "", frozenset(), 1.0) == {"2018"}
     assert not unstated(asked, {}, {}, line.replace("2019", "2018"), "", frozenset(), 1.0)
     assert not unstated(asked, {}, {}, "The monetary assets were $20 million.", "", frozenset(), 1.0)
+    # the prior year in parentheses is a comparison beside the figure, which the line leaves unpinned
+    aside = "The monetary assets amounted to US$261,518 (2017: US$283,752)."
+    assert not unstated(asked, {}, {}, aside, "", frozenset(), 1.0)
 
 
 def test_a_missing_word_counts_only_when_it_labels_a_row_and_a_year_is_asked() -> None:
