@@ -19,7 +19,7 @@ from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
-from quotebound.agent.models.extractive_qualifiers import change_figure, labels_only, row_labels, unstated
+from quotebound.agent.models.extractive_qualifiers import asked_years, change_figure, labels_only, row_labels, unstated
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
 from quotebound.agent.models.extractive_subject import names_only_a_group
@@ -464,7 +464,8 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
     if named:
         candidates = [line for line in candidates if all(w in mentioned(line) for w in named)]
     scored = [score_line(question, index, pool, line, t) for line in candidates]
-    labels = row_labels([line.text for line in candidates])
+    pinned = bool(asked_years(question))  # the qualifiers are read only for a question pinned to a year
+    labels = row_labels([line.text for line in candidates]) if pinned else frozenset()
     good = [
         s
         for s in scored
@@ -473,8 +474,11 @@ def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> lis
         and not labels_only(s.line.text)
         and not change_figure(question, s.line.text, s.value)
         and not pool.is_header_row(s.line)  # column titles state no figure
-        and not unstated(
-            question, index.weights, index.senses, s.line.text, pool.context_text(s.line), labels, t.meaning_floor
+        and not (
+            pinned
+            and unstated(
+                question, index.weights, index.senses, s.line.text, pool.context_text(s.line), labels, t.meaning_floor
+            )
         )
     ]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of

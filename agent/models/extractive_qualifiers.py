@@ -61,13 +61,13 @@ def unstated(
     (`labels`) said in neither, nor in other words: the figure asked is that row's, and a line without its word
     ("Granted" asked, "Non-vested at December 31" read; "revenue" asked, a net income sentence read) is about
     another thing."""
-    said = tokens(text) | tokens(frame)
     asked = asked_years(question)
+    if not asked:
+        return frozenset()  # no year asked: a line's missing words are left to coverage
+    said = tokens(text) | tokens(frame)
     # a year in parentheses is the comparison aside ("US$261,518 (2018: US$283,752)"), not the figure's own
     other = set(YEAR.findall(_ASIDE.sub(" ", f"{text} {frame}"))) - asked
-    years = asked if asked and not asked & said and other else set()
-    if not asked:
-        return frozenset(years)  # no year asked: a line's missing words are left to coverage
+    years = asked if not asked & said and other else set()
     line_words = tokens(text)
     words = {
         w
