@@ -21,6 +21,7 @@ from quotebound.agent.models.extractive_column import read_row
 from quotebound.agent.models.extractive_inflect import bases, inflected
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
+from quotebound.agent.models.extractive_qualifiers import asked_years, change_figure, labels_only, row_labels, unstated
 from quotebound.agent.models.extractive_role import role_holder, role_word, writes_role
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_sentences import runs, sentences
@@ -513,7 +514,23 @@ def rank_candidates(question: Question, index: Index, pool: LinePool) -> list[Li
 def rank(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
     candidates = rank_candidates(question, index, pool)
     scored = [score_line(question, index, pool, line, t) for line in candidates]
-    good = [s for s in scored if answers(question, s, t) and says_enough(question, index, s.line, t)]
+    pinned = bool(asked_years(question))  # the qualifiers are read only for a question pinned to a year
+    labels = row_labels([line.text for line in candidates]) if pinned else frozenset()
+    good = [
+        s
+        for s in scored
+        if answers(question, s, t)
+        and says_enough(question, index, s.line, t)
+        and not labels_only(s.line.text)
+        and not change_figure(question, s.line.text, s.value)
+        and not pool.is_header_row(s.line)  # column titles state no figure
+        and not (
+            pinned
+            and unstated(
+                question, index.weights, index.senses, s.line.text, pool.context_text(s.line), labels, t.meaning_floor
+            )
+        )
+    ]
     # A secondary source (a newsletter retelling a rule) answers only when no other source does: a document of
     # record that answers governs, however closely the retelling echoes the question's words.
     secondary = {line.source_id for line in candidates if pool.provenance.get(line.source_id) == "secondary"}
