@@ -24,6 +24,11 @@ other things, and a value telling which thing of the subject's name a line is ab
 `answer_slot.tells_which`) says nothing of the subject: in another document it is no rival value, and where the draft
 quotes it its slot is read where the line says it ("... is the fourth studio album by ... Cut Copy", not
 "Free Your Mind (Cut Copy album)", whose one word "album" would pair it with any list of albums).
+
+A figure a wh-question writes itself ("When did version 2.0 come out?") says which thing is asked about; it answers
+nothing (`Question.values`), so it has no rival, and another document's sentence giving another figure in its slot
+("Version 3, 29 June 2007" against "Version 2.0, January 2004") is about another thing: none of its values rivals
+the answer (`_pinned`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from quotebound.agent.gate.bounds import check_deadline
 from quotebound.agent.gate.copied import swapped_pairs
 from quotebound.agent.gate.findings import Finding, FindingCode
 from quotebound.agent.gate.inputs import GateInputs
+from quotebound.agent.gate.question import read_question
 from quotebound.agent.gate.slot_copy import copied_frame
 from quotebound.agent.gate.slot_words import QuestionTerms
 from quotebound.agent.gate.slots import Occurrence, question_terms, same_slot, title_keys, values_differ
@@ -200,6 +206,35 @@ def _question_slot(
     ]
 
 
+def _pinned(
+    inputs: GateInputs, stated: Sequence[Stated], evidence: Sequence[Evidence], question: QuestionTerms
+) -> tuple[list[Stated], frozenset[tuple[str, str]]]:
+    """The stated values a wh-question writes itself (the thing it asks about, "version 2.0"), and the (source,
+    sentence) of other documents' sentences that give another figure in such a value's slot: about another thing.
+    A yes/no question, or one offering a choice ("2018 or 2019"), may be answered by its own values: none pinned."""
+    asked = read_question(inputs.question or "")
+    if asked.expects == "polarity" or asked.offers_choice or not asked.values:
+        return [], frozenset()
+    pins = [s for s in stated if any(agrees(written, s.occurrence, 0.0) for _, written in asked.values)]
+    other: set[tuple[str, str]] = set()
+    for pin in pins:
+        for e in evidence:
+            o = e.occurrence
+            if e.source_id == pin.source_id or o.family != pin.occurrence.family:
+                continue
+            if not values_differ(pin.occurrence, o, 0.0) or any(agrees(written, o, 0.0) for _, written in asked.values):
+                continue
+            if same_slot(pin.occurrence, o, question) is None:
+                other.add((e.source_id, o.sentence))
+    # A sentence that also gives the pinned figure is about the asked thing whatever else it names.
+    also = {(e.source_id, e.occurrence.sentence) for e in evidence for p in pins if _same_value(p, e)}
+    return pins, frozenset(other - also)
+
+
+def _same_value(pin: Stated, e: Evidence) -> bool:
+    return pin.occurrence.family == e.occurrence.family and not values_differ(pin.occurrence, e.occurrence, 0.0)
+
+
 def check(inputs: GateInputs) -> list[Finding]:
     question = question_terms(inputs.question)
     tolerance = inputs.tolerance_pct
@@ -213,6 +248,10 @@ def check(inputs: GateInputs) -> list[Finding]:
     evidence = list(evidence_values(inputs.bundles, inputs.flagged, names, wanted))
     titles = {source.source_id: title_keys(source.title) for source in inputs.sources}
     listed = _listed_sentences(conflicts, evidence, tolerance)
+    pins, elsewhere = _pinned(inputs, stated, evidence, question)
+    if pins or elsewhere:
+        stated = [s for s in stated if s not in pins]
+        evidence = [e for e in evidence if (e.source_id, e.occurrence.sentence) not in elsewhere]
     pairs += _same_words(stated, evidence, question, titles, tolerance, listed)
     answers = answer_values(inputs, stated)
     if answers and question.attribute:

@@ -499,3 +499,42 @@ def test_a_markdown_heading_states_no_rival_value(
     rival = make_bundle("minutes.md", ["### Landscaping contract", "", other])
     found = conflicts_in_bundles.check(make_inputs(make_draft(stated), bundles=(rival,), question=question))
     assert [(f.code, f.token) for f in found] == [(FindingCode.CONFLICT_OMITTED, "Ridge Lawn Care LLC")]
+
+
+APACHE = "Version 2.0, January 2004"
+WHEN_VERSION = "When did version 2.0 of the license come out?"
+
+
+def test_a_figure_the_question_writes_is_its_subject_and_another_documents_other_figure_is_another_thing(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    # "Version 3, 29 June 2007" is another version's date: no rival of version 2.0's, and "2.0" answers nothing.
+    draft = make_draft(fact(text="Version 2.0 came out in January 2004.", quote=APACHE, source_id="apache.txt"))
+    other = bundle(make_bundle, line="Version 3, 29 June 2007", source_id="gpl.txt")
+    assert conflicts_in_bundles.check(make_inputs(draft, bundles=(other,), question=WHEN_VERSION)) == []
+
+
+def test_another_document_giving_another_date_for_the_same_version_is_still_a_conflict(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    draft = make_draft(fact(text="Version 2.0 came out in January 2004.", quote=APACHE, source_id="apache.txt"))
+    other = bundle(make_bundle, line="Version 2.0, March 2005", source_id="mirror.txt")
+    findings = conflicts_in_bundles.check(make_inputs(draft, bundles=(other,), question=WHEN_VERSION))
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "March 2005")]
+
+
+def test_a_yes_no_question_writing_the_value_still_owes_the_other_documents_value(
+    make_draft: Callable[..., Draft],
+    make_inputs: Callable[..., GateInputs],
+    make_bundle: Callable[..., EvidenceBundle],
+) -> None:
+    # "Is it $325.00?" asks about its own figure: the minutes' $340.00 is a rival, not another thing.
+    inputs = make_inputs(
+        make_draft(fact()), bundles=(bundle(make_bundle),), question="Is the monthly assessment $325.00?"
+    )
+    findings = conflicts_in_bundles.check(inputs)
+    assert [(f.code, f.token) for f in findings] == [(FindingCode.CONFLICT_OMITTED, "$340.00")]
