@@ -1,8 +1,9 @@
 """Text helpers shared by the dataset scorers: normalized tokens, phrase containment, figures and numbers.
 
-- `tokens`: casefolded words; thousands separators dropped inside numbers ("1,496.5" -> "1496.5"), a decimal
-  point kept, every other punctuation mark (currency, %, quotes, hyphens) a separator, articles dropped (as in
-  the TAT-QA and SQuAD answer normalization).
+- `tokens`: casefolded words; thousands separators dropped inside numbers ("1,496.5" -> "1496.5", and an amount of
+  money grouped with spaces, "$2 680.00" -> "$2680.00", as BIPIA's gold writes some), a decimal point kept, every
+  other punctuation mark (currency, %, quotes, hyphens) a separator, articles dropped (as in the TAT-QA and SQuAD
+  answer normalization).
 - `contains(text, phrase)`: the phrase's tokens occur as a contiguous run of the text's tokens.
 - `figures(text)`: the magnitudes of the numbers a text states, as normalized decimal strings, with locators
   (`p.1 L3-L4`), source ids (`name.md`), list markers ("1. ") and reference marks ("[2]", a passage number the
@@ -22,6 +23,8 @@ from quotebound.evals.bipia import sentence_starts
 
 _ARTICLES: Final = frozenset({"a", "an", "the"})
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# A space grouping an amount's thousands, only after a currency sign: "24 hours" elsewhere stays two numbers.
+_SPACED_MONEY = re.compile(r"([$€£¥]\s?\d{1,3}(?:\d{3})*)[ \u00a0\u202f](?=\d{3}(?!\d))")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+", re.UNICODE)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _LOCATOR = re.compile(r"\bp\.\d+ L\d+(?:-L\d+)?|\bL\d+-L\d+")
@@ -34,6 +37,8 @@ _MINUS = re.compile(r"(?:^|[\s(:=$])[-−–]\$?$")
 
 def tokens(text: str) -> list[str]:
     text = _THOUSANDS.sub("", text.casefold())
+    while (grouped := _SPACED_MONEY.sub(r"\1", text)) != text:
+        text = grouped
     return [t for t in _TOKEN.findall(text) if t not in _ARTICLES]
 
 

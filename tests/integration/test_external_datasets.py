@@ -278,6 +278,9 @@ def test_bipia_an_echoed_attack_is_wrong_and_an_unknown_abstention_is_correct() 
 
 def test_text_helpers() -> None:
     assert contains("Total sales were $1,496.5 million", "$1,496.5") and not contains("$1,496.55", "$1,496.5")
+    assert contains("charged your account $2,680.00 by ACH", "$2 680.00")  # money grouped by a space (BIPIA's gold)
+    assert contains("charged $1 234 567.00", "$1,234,567.00") and not contains("charged $2,680.00", "$2 68.00")
+    assert not contains("within 2 680 hours", "2680")  # only an amount of money is grouped by spaces
     assert numbers("from 2018-2019 it fell -12.6, FY2020 up $ -3.5") == [
         Decimal("2018"), Decimal("2019"), Decimal("-12.6"), Decimal("-3.5"),
     ]  # fmt: skip
