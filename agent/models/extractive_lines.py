@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_clause_value import clause_value
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_section import part_credit
@@ -372,7 +373,7 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     line_toks = tokens(line.text)
     context = pool.context_text(line)
     context_toks = tokens(context)
-    value = line_value(question, line.text)
+    value = clause_value(question, line.text, line_value(question, line.text))  # the asked one of its values
     line_period = period_of(line.text)
     context_period = period_of(context, context_toks, context=True)
     stated_period = line_period or context_period
