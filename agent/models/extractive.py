@@ -52,6 +52,7 @@ from quotebound.agent.models.extractive_role import role_phrase
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
 from quotebound.agent.models.extractive_semantic import semantic_rank
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
+from quotebound.agent.models.extractive_swapped import swapped_sides
 from quotebound.agent.models.extractive_table import table_facts
 from quotebound.agent.models.extractive_table_calc import grouped
 from quotebound.agent.models.extractive_text import (
@@ -190,14 +191,17 @@ class ExtractiveModel:
             chosen = [top_named, *chosen[1:]]
         sides = other_sides(question, ranked, chosen, self.t)
         # a copy elsewhere gives another value in the answer's place: never state one side silently
-        copies = copy_sides(chosen, pool, self.t.conflict_tolerance_pct)
+        tolerance = self.t.conflict_tolerance_pct
+        copies = copy_sides(chosen, pool, tolerance) or swapped_sides(chosen, pool, tolerance)
+        revalued = {s.line.key: s for s in copies}  # a copy's line is shown with the value its copy disputes
+        chosen = [revalued.get(s.line.key, s) for s in chosen]
         facts = [quote_fact(question, s, pool) for s in chosen]
-        facts += [quote_fact(question, s, pool) for s in copies if s.line.key != chosen[0].line.key]
+        shown = {s.line.key for s in chosen}
+        facts += [quote_fact(question, s, pool) for s in copies if s.line.key not in shown]
         facts += [side_fact(question, chosen[0], s, pool) for s in sides]
         top = chosen[0] if chosen else None
         if top is None or top.value is None or question.period is None or not top.converts:
             return facts
-        tolerance = self.t.conflict_tolerance_pct
         read = [*chosen, *sides, *copies]
         if any(s.value is not None and value_differs(s.value, top.value, tolerance) for s in read):
             return facts  # never derive a figure from disputed operands: the conflict is the answer

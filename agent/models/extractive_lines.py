@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
 from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_clause_value import clause_value
 from quotebound.agent.models.extractive_column import read_row
 from quotebound.agent.models.extractive_inflect import bases, inflected
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
@@ -397,7 +398,7 @@ def score_line(question: Question, index: Index, pool: LinePool, line: Line, t: 
     line_toks = tokens(line.text)
     context = pool.context_text(line)
     context_toks = tokens(context)
-    value = line_value(question, line.text)
+    value = clause_value(question, line.text, line_value(question, line.text))  # the asked one of its values
     if question.kind == "entity" and writes_role(question, found := extract_values(line.text)):
         value = role_holder(question, found, line.text)  # the name beside the asked role, or no answer here
     header = pool.header_row(line)

@@ -135,10 +135,27 @@ def _alike(a: Value, b: Value) -> bool:
     return len(classes) == 1 or classes == {"year", "number"}
 
 
+def passage(line: Line, pool: LinePool) -> str:
+    """The line between the lines read around it in its document: a short sentence ("He was Ohio Attorney General
+    1884-1886.") is a copy of another document's only when its neighbours are copies too."""
+    near = (pool.lines.get((line.source_id, line.page, line.line_no + step)) for step in (-1, 0, 1))
+    return " ".join(n.text for n in near if n is not None)
+
+
+def _swapped_copy(line: Line, other: Line, pool: LinePool, value_words: frozenset[str]) -> bool:
+    """`other` is a copy of `line` with the stretch holding the value replaced: the lines alone, or, for lines
+    too short to tell, the lines with their neighbours."""
+    for mine, theirs in ((line.text, other.text), (passage(line, pool), passage(other, pool))):
+        if len(set(_words(mine)) & set(_words(theirs))) >= _MIN_SHARED and _stretch_differs(mine, theirs, value_words):
+            return True
+    return False
+
+
 def copy_sides(chosen: list[Scored], pool: LinePool, tolerance_pct: float) -> list[Scored]:
     """When the chosen lines give one value (none lists a disagreement with it already): a line giving
     that value and its copy in another document with another value in its place ("Built in 1920, it is one of
-    ..." / "Built in 1875, it is one of ..."), each valued as it reads there; [] when there is none."""
+    ..." / "Built in 1875, it is one of ..."; a short line, with the lines around it), each valued as it reads
+    there; [] when there is none."""
     if not chosen or chosen[0].value is None or chosen[0].value.kind == "entity":
         return []
     top = chosen[0]
@@ -148,11 +165,8 @@ def copy_sides(chosen: list[Scored], pool: LinePool, tolerance_pct: float) -> li
         return []  # the answer lists a disagreement already
     value_words = frozenset(normalize(w) for w in _words(top.value.text))
     for line in [line for line in pool.lines.values() if top.value.text in line.text]:
-        words = set(_words(line.text))
         for other in pool.lines.values():
-            if other.source_id == line.source_id or len(words & set(_words(other.text))) < _MIN_SHARED:
-                continue
-            if not _stretch_differs(line.text, other.text, value_words):
+            if other.source_id == line.source_id or not _swapped_copy(line, other, pool, value_words):
                 continue
             theirs = [v for v in extract_values(other.text) if v.text not in line.text and _alike(v, top.value)]
             if theirs:

@@ -135,6 +135,27 @@ def test_a_copy_with_another_value_in_the_answers_place_is_listed_beside_it() ->
     assert copy_sides(listed, lines, 1.0) == []
 
 
+def test_a_short_line_s_copy_is_read_with_its_neighbours() -> None:
+    """ "He was Mayor 1884-1886." is too short to be told a copy alone: with the same lines around it in both
+    documents, it is one, and its other years are listed beside the answer's; other neighbours, no copy."""
+    before = "James Harlow (January 15, 1851 - July 4, 1914) was a Democratic politician from the state of Ohio."
+    after = "James Harlow was born January 15, 1851 at Old Washington, the son of a congressman."
+    answer = "Harlow served as Mayor from 1900 to 1902, where he was known for his reforms."
+    mine, theirs = "He was Mayor 1900–1902.", "He was Mayor 1884–1886."
+    lines = _lines(("a.txt", 1, answer), ("b.txt", 1, before), ("b.txt", 2, mine), ("b.txt", 3, after))
+    for source_id, line_no, text in (("c.txt", 1, before), ("c.txt", 2, theirs), ("c.txt", 3, after)):
+        lines.add(Line(source_id, 1, line_no, text))
+    top = scored("a.txt", answer, "1900")
+    sides = copy_sides([top], lines, 1.0)
+    assert [(s.line.source_id, s.value.text if s.value else None) for s in sides] == [
+        ("b.txt", "1900"),
+        ("c.txt", "1884"),
+    ]
+    elsewhere = _lines(("a.txt", 1, answer), ("b.txt", 1, before), ("b.txt", 2, mine), ("b.txt", 3, after))
+    elsewhere.add(Line("c.txt", 1, 2, theirs))
+    assert copy_sides([top], elsewhere, 1.0) == []
+
+
 BEFORE = "In 2013, the convention also hosted several wedding ceremonies for its visitors."
 AFTER = "The convention held its first event in 2012 at the Convention Center and took two years to prepare."
 ADDED = "However, the primary function of the convention is actually a space agency recruiting pilots."
