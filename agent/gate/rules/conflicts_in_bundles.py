@@ -250,7 +250,7 @@ def check(inputs: GateInputs) -> list[Finding]:
     listed = _listed_sentences(conflicts, evidence, tolerance)
     pins, elsewhere = _pinned(inputs, stated, evidence, question)
     if pins or elsewhere:
-        stated = [s for s in stated if s not in pins]
+        stated = tuple(s for s in stated if s not in pins)
         evidence = [e for e in evidence if (e.source_id, e.occurrence.sentence) not in elsewhere]
     pairs += _same_words(stated, evidence, question, titles, tolerance, listed)
     answers = answer_values(inputs, stated)
