@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from quotebound.agent.models.extractive_lines import LinePool, Scored, Thresholds, build_index, rank
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import Scored, build_index
 from quotebound.agent.models.extractive_text import (
     CHANGE_DOWN,
     CHANGE_EITHER,
@@ -26,6 +28,7 @@ from quotebound.agent.models.extractive_text import (
     table_cells,
     tokens,
 )
+from quotebound.agent.models.extractive_thresholds import Thresholds
 from quotebound.tools.registry import ToolRegistry
 
 

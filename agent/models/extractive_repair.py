@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from quotebound.agent.core.contracts import Draft, Fact, Locator, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
-from quotebound.agent.models.extractive_lines import LinePool, looks_instructional
+from quotebound.agent.models.extractive_pool import LinePool, looks_instructional
 from quotebound.agent.models.extractive_text import Question, clean, extract_values, line_value, period_of
 from quotebound.tools.calc import numbers_in, recompute
 

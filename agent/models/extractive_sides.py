@@ -32,7 +32,8 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from quotebound.agent.models.extractive_insert import inserted
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import (
     STOPWORDS,

@@ -21,7 +21,7 @@ from typing import Final
 
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_pool import Line, LinePool
 from quotebound.agent.models.extractive_table_ask import SUM_WORDS, YEAR, may_ask, table_ask
 from quotebound.agent.models.extractive_table_calc import grouped, row_calc
 from quotebound.agent.models.extractive_table_row import (

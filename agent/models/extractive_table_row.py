@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_pool import Line, LinePool
 from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS
 from quotebound.agent.models.extractive_text import STOPWORDS, Question, is_table_row, table_cells, tokens
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from quotebound.agent.models.extractive_ask import sentences
-from quotebound.agent.models.extractive_lines import LinePool, Scored
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_text import Question, Value, extract_values, tokens, value_differs
 
 Role = Literal["giver", "receiver"]

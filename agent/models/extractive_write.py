@@ -25,10 +25,7 @@ from quotebound.agent.models.extractive_calc import (
     currency,
     operand,
 )
-from quotebound.agent.models.extractive_lines import (
-    LinePool,
-    Thresholds,
-)
+from quotebound.agent.models.extractive_pool import LinePool
 from quotebound.agent.models.extractive_text import (
     Question,
     Value,
@@ -36,6 +33,7 @@ from quotebound.agent.models.extractive_text import (
     tokens,
     value_differs,
 )
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 _DIGIT = re.compile(r"\d")
 _CONFLICT_NOTE = "The quoted values differ beyond the tolerance; the answer lists every value and defers."

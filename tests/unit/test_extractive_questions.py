@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_calc import change_points, split_operands
-from quotebound.agent.models.extractive_lines import Line, Scored, stated_for_subject
+from quotebound.agent.models.extractive_pool import Line
 from quotebound.agent.models.extractive_repair import _stated_values
+from quotebound.agent.models.extractive_score import Scored, stated_for_subject
 from quotebound.agent.models.extractive_text import (
     analyze,
     contracted_stopword,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_sides import asked_noun, copy_sides, disputed, names_subject
 from quotebound.agent.models.extractive_subject import subject_names
 from quotebound.agent.models.extractive_text import Value, analyze, is_page_chrome

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_swapped import swapped_sides, swapped_values
 from quotebound.agent.models.extractive_text import Value
 
