@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from quotebound.agent.core.contracts import EvidenceBundle, Locator
+from quotebound.agent.models.extractive_line_text import is_heading, is_table_row
 from quotebound.agent.models.extractive_sentences import runs, sentences
-from quotebound.agent.models.extractive_text import is_heading, is_table_row
 
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier|preceding|"

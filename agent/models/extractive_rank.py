@@ -9,11 +9,13 @@ import re
 
 from quotebound.agent.models.extractive_pool import Line, LinePool
 from quotebound.agent.models.extractive_qualifiers import asked_years, change_figure, labels_only, row_labels, unstated
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_role import role_word
 from quotebound.agent.models.extractive_same_subject import dated_apart, same_subject
 from quotebound.agent.models.extractive_score import Index, Scored, answers, says_enough, score_line
-from quotebound.agent.models.extractive_text import Question, Value, extract_values, kind_class, tokens, value_differs
 from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import Value, extract_values, kind_class, value_differs
+from quotebound.agent.models.extractive_words import tokens
 
 
 def identifiers(question: Question) -> frozenset[str]:

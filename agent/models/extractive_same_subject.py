@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from quotebound.agent.models.extractive_text import STOPWORDS, extract_values, is_number_word, token_forms
+from quotebound.agent.models.extractive_values import extract_values, is_number_word
+from quotebound.agent.models.extractive_words import STOPWORDS, token_forms
 
 
 def _subject(text: str, asked: set[str]) -> tuple[frozenset[str], frozenset[str]]:

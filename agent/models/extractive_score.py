@@ -12,31 +12,19 @@ from quotebound.agent.gate.answer_binding import value_clause
 from quotebound.agent.models.base import Meaning
 from quotebound.agent.models.extractive_clause_value import clause_value
 from quotebound.agent.models.extractive_column import read_row
+from quotebound.agent.models.extractive_cues import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, period_of
 from quotebound.agent.models.extractive_inflect import bases, inflected
+from quotebound.agent.models.extractive_line_text import is_lead_in, is_page_chrome, is_table_row
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit, senses
 from quotebound.agent.models.extractive_polarity import modal_senses
 from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question, asks_polarity
 from quotebound.agent.models.extractive_role import role_holder, writes_role
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_subject import names_only_a_group
-from quotebound.agent.models.extractive_text import (
-    CHANGE_DOWN,
-    CHANGE_EITHER,
-    CHANGE_UP,
-    NUMERIC_KINDS,
-    Question,
-    Value,
-    asks_polarity,
-    content_tokens,
-    extract_values,
-    is_lead_in,
-    is_page_chrome,
-    is_table_row,
-    line_value,
-    period_of,
-    tokens,
-)
 from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import NUMERIC_KINDS, Value, extract_values, line_value
+from quotebound.agent.models.extractive_words import content_tokens, tokens
 
 # The words that name a change or a figure's form in a question: what changed is named by its other words.
 _CHANGE_WORDS = tokens(" ".join((*CHANGE_DOWN, *CHANGE_UP, *CHANGE_EITHER)))

@@ -7,7 +7,7 @@ from quotebound.agent.models.extractive import calc_sentence
 from quotebound.agent.models.extractive_calc import CalcPlan
 from quotebound.agent.models.extractive_pool import Line
 from quotebound.agent.models.extractive_score import Scored
-from quotebound.agent.models.extractive_text import Value
+from quotebound.agent.models.extractive_values import Value
 
 
 def _scored(text: str, value: str, kind: str = "money") -> Scored:

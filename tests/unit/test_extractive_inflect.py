@@ -7,9 +7,9 @@ import pytest
 
 from quotebound.agent.models.extractive_inflect import bases, inflected
 from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
 from quotebound.agent.models.extractive_rank import rank
 from quotebound.agent.models.extractive_score import build_index
-from quotebound.agent.models.extractive_text import analyze
 from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
