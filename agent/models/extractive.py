@@ -33,41 +33,26 @@ from quotebound.agent.models.extractive_calc import (
 )
 from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_frame import read_frames
-from quotebound.agent.models.extractive_lines import (
-    Index,
-    Line,
-    LinePool,
-    Scored,
-    Thresholds,
-    build_index,
-    choose,
-    identifiers,
-    rank,
-    same_subject,
-)
+from quotebound.agent.models.extractive_line_text import clean, is_label, is_table_row, table_cells
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question, analyze, asks_polarity
+from quotebound.agent.models.extractive_rank import choose, identifiers, rank
 from quotebound.agent.models.extractive_repair import repair_facts
 from quotebound.agent.models.extractive_role import role_phrase
+from quotebound.agent.models.extractive_same_subject import same_subject
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
+from quotebound.agent.models.extractive_score import Index, Scored, build_index
 from quotebound.agent.models.extractive_semantic import semantic_rank
 from quotebound.agent.models.extractive_sides import copy_sides, disputed
 from quotebound.agent.models.extractive_swapped import swapped_sides
 from quotebound.agent.models.extractive_table import table_facts
 from quotebound.agent.models.extractive_table_calc import grouped
-from quotebound.agent.models.extractive_text import (
-    Question,
-    analyze,
-    asks_polarity,
-    clean,
-    extract_values,
-    is_label,
-    is_table_row,
-    table_cells,
-    tokens,
-    value_differs,
-)
+from quotebound.agent.models.extractive_thresholds import Thresholds
 from quotebound.agent.models.extractive_transfer import transfer_ask, transfer_lines
+from quotebound.agent.models.extractive_values import extract_values, value_differs
+from quotebound.agent.models.extractive_words import tokens
 from quotebound.agent.models.extractive_write import assemble, find_conflicts, unwrapped
 from quotebound.tools.registry import ToolRegistry
 

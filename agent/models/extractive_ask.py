@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import looks_instructional
+from quotebound.agent.models.extractive_pool import looks_instructional
 
 # Imperative verbs by which a request opens ("Find the ...", "List the ..."): they ask the reader to act, the way
 # "tell" and "please" (stopwords) do, and name nothing a document states.

@@ -11,21 +11,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from quotebound.agent.models.extractive_lines import LinePool, Scored, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import (
-    CHANGE_DOWN,
-    CHANGE_EITHER,
-    CHANGE_UP,
-    MONTHS,
-    NUMERIC_KINDS,
-    Question,
-    Value,
-    analyze,
-    is_table_row,
-    normalize,
-    table_cells,
-    tokens,
-)
+from quotebound.agent.models.extractive_cues import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP
+from quotebound.agent.models.extractive_line_text import is_table_row, table_cells
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import Question, analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import Scored, build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import MONTHS, NUMERIC_KINDS, Value
+from quotebound.agent.models.extractive_words import normalize, tokens
 from quotebound.tools.registry import ToolRegistry
 
 

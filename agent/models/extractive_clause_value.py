@@ -10,15 +10,10 @@ holds strictly more of the question's words, its subject's name aside, than the 
 from __future__ import annotations
 
 from quotebound.agent.gate.answer_binding import value_clause
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import (
-    NUMERIC_KINDS,
-    Question,
-    Value,
-    extract_values,
-    kind_class,
-    token_forms,
-)
+from quotebound.agent.models.extractive_values import NUMERIC_KINDS, Value, extract_values, kind_class
+from quotebound.agent.models.extractive_words import token_forms
 
 
 def _said(question: Question, clause: str | None) -> int:

@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotebound.agent.models.extractive_text import (
-    Question,
-    Value,
-    content_tokens,
-    line_value,
-    table_cells,
-    tokens,
-)
+from quotebound.agent.models.extractive_line_text import table_cells
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_values import Value, line_value
+from quotebound.agent.models.extractive_words import content_tokens, tokens
 
 
 @dataclass(frozen=True)

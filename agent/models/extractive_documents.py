@@ -17,11 +17,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import Scored, Thresholds
 from quotebound.agent.models.extractive_predicate import predicate_name
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_sides import names_subject
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import Question, kind_class, value_differs
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import kind_class, value_differs
 
 # Another document's own answer may score lower than the best line (its page words the question differently), but
 # every ranked line already covers the question's words (`answers`): the margin only keeps out lines that share

@@ -10,8 +10,12 @@ with `quote_fetch`, so their heading frames them (at the context credit), as a r
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_calc import ToolBudget
-from quotebound.agent.models.extractive_lines import Index, Line, LinePool, Thresholds, rank, score_line
-from quotebound.agent.models.extractive_text import Question, is_heading
+from quotebound.agent.models.extractive_line_text import is_heading
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import Index, score_line
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
 def _framed(pool: LinePool, line: Line) -> bool:

@@ -1,6 +1,6 @@
 """One word in two inflections: "budgeted" is the verb of the column "FY2025 budget". The normalizer joins plurals
 only; this joins the -ed and -ing forms of a verb with its base, both ways, so a question's verb meets the noun a
-table header or heading frames its lines with. Only framing words are matched so (`extractive_lines`): a line's
+table header or heading frames its lines with. Only framing words are matched so (`extractive_score`): a line's
 own words must say the question's, or another document's sentence in another tense would answer for it.
 
 English spelling rules only (a doubled final consonant, a dropped final e), no word list.

@@ -15,7 +15,7 @@ import re
 from difflib import SequenceMatcher
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_pool import Line, LinePool
 
 _WORD: Final = re.compile(r"\w+")
 _MIN_WORDS: Final = 4  # a neighbour shorter than this ("History [edit]") matches too much to place a copy

@@ -16,7 +16,7 @@ import numpy as np
 
 from quotebound.agent.gate.question_words import MONTHS, TIME_UNITS
 from quotebound.agent.models.base import Meaning
-from quotebound.agent.models.extractive_text import STOPWORDS
+from quotebound.agent.models.extractive_words import STOPWORDS
 
 Senses = Mapping[str, Mapping[str, float]]  # question word -> {line word: cosine at or above the floor}
 

@@ -21,7 +21,7 @@ from quotebound.agent.gate.meaning.lexicon import (
     PROHIBITION,
 )
 from quotebound.agent.gate.meaning.polarity import deontic
-from quotebound.agent.models.extractive_text import tokens
+from quotebound.agent.models.extractive_words import tokens
 
 DEONTIC: Final = frozenset(PERMISSION | PROHIBITION | OBLIGATION_MODALS | OBLIGATION_WORDS | EXEMPTION)
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, Value, normalize
+from quotebound.agent.models.extractive_values import Value
+from quotebound.agent.models.extractive_words import STOPWORDS, normalize
 
 _TOKEN: Final = re.compile(r"[\w'’.-]+|[^\w\s]")
 _LINKS: Final = frozenset({"by", "to"})  # "directed by X", "married to X"

@@ -16,19 +16,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from quotebound.agent.models.extractive_cues import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP
+from quotebound.agent.models.extractive_line_text import is_table_row
 from quotebound.agent.models.extractive_meaning import Senses, sense_credit
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_section import part_credit
 from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS, YEAR
-from quotebound.agent.models.extractive_text import (
-    CHANGE_DOWN,
-    CHANGE_EITHER,
-    CHANGE_UP,
-    NUMERIC_KINDS,
-    Question,
-    Value,
-    is_table_row,
-    tokens,
-)
+from quotebound.agent.models.extractive_values import NUMERIC_KINDS, Value
+from quotebound.agent.models.extractive_words import tokens
 
 _CHANGE_NOUNS: Final = tokens("growth variance difference")
 _CHANGED_BY: Final = re.compile(

@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 from quotebound.agent.core.contracts import Draft, Fact, Locator, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
-from quotebound.agent.models.extractive_lines import LinePool, looks_instructional
-from quotebound.agent.models.extractive_text import Question, clean, extract_values, line_value, period_of
+from quotebound.agent.models.extractive_cues import period_of
+from quotebound.agent.models.extractive_line_text import clean
+from quotebound.agent.models.extractive_pool import LinePool, looks_instructional
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_values import extract_values, line_value
 from quotebound.tools.calc import numbers_in, recompute
 
 _LOCATOR = re.compile(r"p\.\d+ L\d+(?:-L\d+)?")

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, Value, normalize
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_values import Value
+from quotebound.agent.models.extractive_words import STOPWORDS, normalize
 
 _COPULAR: Final = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|a|an)\s+([^?,;]+)", re.IGNORECASE)
 _PREPOSITION: Final = re.compile(r"\s(?:of|in|for|at|on|from|with|to|by|and|who|that)\s.*$", re.IGNORECASE)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from quotebound.agent.core.contracts import EvidenceBundle
 from quotebound.agent.gate.inputs import SourceInfo
 from quotebound.agent.gate.question_scope import names_of, scoped_sources
-from quotebound.agent.models.extractive_text import Question
+from quotebound.agent.models.extractive_question import Question
 
 
 def named_ids(question: str, documents: Sequence[tuple[str, str]]) -> frozenset[str]:

@@ -26,18 +26,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from quotebound.agent.models.base import Meaning
-from quotebound.agent.models.extractive_lines import (
-    Index,
-    Line,
-    LinePool,
-    Scored,
-    Thresholds,
-    admissible,
-    mentioned,
-    rank_candidates,
-    score_line,
-)
-from quotebound.agent.models.extractive_text import Question, line_value, value_differs
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_rank import mentioned, rank_candidates
+from quotebound.agent.models.extractive_score import Index, Scored, admissible, score_line
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import line_value, value_differs
 
 # The asked kind -> the value kinds that answer it when only meaning connects the sentence to the question.
 TYPED: dict[str, frozenset[str]] = {

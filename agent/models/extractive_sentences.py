@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_text import is_heading, is_table_row
+from quotebound.agent.models.extractive_line_text import is_heading, is_table_row
 
 # A line that opens a block of its own: a list item, a quote, a table row (as the gate's layout reads blocks).
 _BLOCK_START: Final = re.compile(r"\s*(?:[-*+>] |\||\d+[.)] |\(?[a-z0-9]{1,3}\) )")

@@ -32,17 +32,12 @@ from difflib import SequenceMatcher
 from typing import Final
 
 from quotebound.agent.models.extractive_insert import inserted
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import (
-    STOPWORDS,
-    Question,
-    Value,
-    extract_values,
-    kind_class,
-    normalize,
-    value_differs,
-)
+from quotebound.agent.models.extractive_values import Value, extract_values, kind_class, value_differs
+from quotebound.agent.models.extractive_words import STOPWORDS, normalize
 
 _WORD: Final = re.compile(r"\w+")
 _HYPHENATED: Final = re.compile(r"\w+(?:[-'’]\w+)+")

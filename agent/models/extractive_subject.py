@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, normalize
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_words import STOPWORDS, normalize
 
 _TOKEN: Final = re.compile(r"[\w'’-]+|[^\w\s]")
 # What may follow a plural noun phrase and never a verb in the third person: an auxiliary agreeing with a plural

@@ -16,8 +16,9 @@ import re
 from difflib import SequenceMatcher
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
-from quotebound.agent.models.extractive_text import Value, extract_values, kind_class, value_differs
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_score import Scored
+from quotebound.agent.models.extractive_values import Value, extract_values, kind_class, value_differs
 
 _TOKEN: Final = re.compile(r"\S+")
 _MIN_SHARED: Final = 8  # words two lines must share around the stretch to be copies of one sentence

@@ -21,7 +21,9 @@ from typing import Final
 
 from quotebound.agent.core.contracts import CalcDerivation, Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget, calc
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_line_text import is_table_row, table_cells
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_table_ask import SUM_WORDS, YEAR, may_ask, table_ask
 from quotebound.agent.models.extractive_table_calc import grouped, row_calc
 from quotebound.agent.models.extractive_table_row import (
@@ -32,12 +34,7 @@ from quotebound.agent.models.extractive_table_row import (
     table_row,
 )
 from quotebound.agent.models.extractive_table_row import shown as shown_cell
-from quotebound.agent.models.extractive_text import (
-    Question,
-    is_table_row,
-    table_cells,
-    tokens,
-)
+from quotebound.agent.models.extractive_words import tokens
 
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"

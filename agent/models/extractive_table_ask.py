@@ -16,7 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from quotebound.agent.models.extractive_text import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP, Question, normalize, tokens
+from quotebound.agent.models.extractive_cues import CHANGE_DOWN, CHANGE_EITHER, CHANGE_UP
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_words import normalize, tokens
 
 Op = Literal["value", "change", "pct_change", "average", "total"]
 # A year, never inside a larger figure ("2,019", "2019.5", "12019"); a comma after it may end the year ("2017, 2018").

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_line_text import is_table_row, table_cells
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_table_ask import CHANGE_WORDS
-from quotebound.agent.models.extractive_text import STOPWORDS, Question, is_table_row, table_cells, tokens
+from quotebound.agent.models.extractive_words import STOPWORDS, tokens
 
 FIGURE: Final = re.compile(r"^\(?-?[$€£¥₹]?\s?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$")
 HEADING_REACH: Final = 40  # table rows read above a row for its headings

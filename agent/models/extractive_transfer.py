@@ -19,8 +19,11 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from quotebound.agent.models.extractive_ask import sentences
-from quotebound.agent.models.extractive_lines import LinePool, Scored
-from quotebound.agent.models.extractive_text import Question, Value, extract_values, tokens, value_differs
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_score import Scored
+from quotebound.agent.models.extractive_values import Value, extract_values, value_differs
+from quotebound.agent.models.extractive_words import tokens
 
 Role = Literal["giver", "receiver"]
 Kind = Literal["give", "take", "bill"]

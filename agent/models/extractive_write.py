@@ -25,17 +25,11 @@ from quotebound.agent.models.extractive_calc import (
     currency,
     operand,
 )
-from quotebound.agent.models.extractive_lines import (
-    LinePool,
-    Thresholds,
-)
-from quotebound.agent.models.extractive_text import (
-    Question,
-    Value,
-    extract_values,
-    tokens,
-    value_differs,
-)
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import Question
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import Value, extract_values, value_differs
+from quotebound.agent.models.extractive_words import tokens
 
 _DIGIT = re.compile(r"\d")
 _CONFLICT_NOTE = "The quoted values differ beyond the tolerance; the answer lists every value and defers."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_ask import asked_text, sentences, without_request_verb
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_question import analyze
 
 
 def test_an_abbreviation_does_not_end_a_sentence() -> None:
@@ -67,7 +67,7 @@ def test_a_dollar_figure_in_the_question_is_a_value_not_a_cue() -> None:
 
 def test_a_money_question_is_answered_by_money_only() -> None:
     # "the $ value" asks for money: a line's year or order number is no answer to it
-    from quotebound.agent.models.extractive_text import line_value
+    from quotebound.agent.models.extractive_values import line_value
 
     question = analyze("What is the $ value of the order?")
     assert line_value(question, "Order #3691 placed on 20 Feb 2022.") is None

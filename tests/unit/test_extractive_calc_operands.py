@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_calc import one_figure
-from quotebound.agent.models.extractive_lines import Line, Scored
-from quotebound.agent.models.extractive_text import Value
+from quotebound.agent.models.extractive_pool import Line
+from quotebound.agent.models.extractive_score import Scored
+from quotebound.agent.models.extractive_values import Value
 
 
 @pytest.mark.parametrize(

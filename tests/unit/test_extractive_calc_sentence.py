@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from quotebound.agent.models.extractive import calc_sentence
 from quotebound.agent.models.extractive_calc import CalcPlan
-from quotebound.agent.models.extractive_lines import Line, Scored
-from quotebound.agent.models.extractive_text import Value
+from quotebound.agent.models.extractive_pool import Line
+from quotebound.agent.models.extractive_score import Scored
+from quotebound.agent.models.extractive_values import Value
 
 
 def _scored(text: str, value: str, kind: str = "money") -> Scored:

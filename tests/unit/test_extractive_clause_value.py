@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from quotebound.agent.models.extractive_clause_value import clause_value
-from quotebound.agent.models.extractive_text import analyze, line_value
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_values import line_value
 
 INCOME = "The median income for a household was $41,200, and the median income for a family was $52,900."
 

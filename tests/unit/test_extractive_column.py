@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from quotebound.agent.models.extractive import quote_fact
 from quotebound.agent.models.extractive_column import asked_column, read_row
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 HEADER = "| Floor plan | Bedrooms | Bathrooms | Square feet | Number of Units |"
 TABLE = (

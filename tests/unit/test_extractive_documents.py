@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from quotebound.agent.core.contracts import Fact, Support
 from quotebound.agent.models.extractive_documents import named, other_sides
-from quotebound.agent.models.extractive_lines import Line, Scored, Thresholds
+from quotebound.agent.models.extractive_pool import Line
 from quotebound.agent.models.extractive_predicate import predicate_name
-from quotebound.agent.models.extractive_text import Value, analyze, value_differs
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_score import Scored
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import Value, value_differs
 from quotebound.agent.models.extractive_write import entity_answers
 
 

@@ -3,7 +3,7 @@ onto, never the next sentence of the document."""
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, same_sentence
+from quotebound.agent.models.extractive_pool import Line, LinePool, same_sentence
 
 
 def _pool(*texts: str) -> LinePool:

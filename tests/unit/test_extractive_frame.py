@@ -6,8 +6,11 @@ from typing import Any, cast
 
 from quotebound.agent.models.extractive_calc import ToolBudget
 from quotebound.agent.models.extractive_frame import _framed, read_frames
-from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
 from quotebound.tools.registry import ToolRegistry
 
 DOC = ["## New business", "", "### Building 4 deck repairs", "", "Rot was found.", "The assessment is due on June 1."]

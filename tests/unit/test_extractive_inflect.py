@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_inflect import bases, inflected
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
 @pytest.mark.parametrize(

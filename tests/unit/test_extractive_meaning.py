@@ -8,9 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from quotebound.agent.models.base import Meaning
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank, says_enough
 from quotebound.agent.models.extractive_meaning import sense_credit, senses
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index, says_enough
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 # Unit vectors: "allowed" and "permitted" at cosine 0.9, "year" and "annual" at 0.9, everything else orthogonal.
 _AXES = {"allowed": 0, "permitted": 0, "year": 1, "annual": 1, "company": 2, "llc": 2}

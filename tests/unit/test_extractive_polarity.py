@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank
 from quotebound.agent.models.extractive_polarity import modal_senses, polar_text, without_heading
-from quotebound.agent.models.extractive_text import analyze, asks_polarity
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze, asks_polarity
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
 def test_an_auxiliary_after_a_fronted_phrase_asks_yes_or_no() -> None:

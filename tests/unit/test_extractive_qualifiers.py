@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, rank
+from quotebound.agent.models.extractive_pool import LinePool
 from quotebound.agent.models.extractive_qualifiers import change_figure, labels_only, row_labels, unstated
-from quotebound.agent.models.extractive_text import analyze, line_value
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import line_value
 
 TABLE = [
     "Quarterly results were as follows.",

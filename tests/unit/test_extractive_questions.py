@@ -7,16 +7,13 @@ from __future__ import annotations
 import pytest
 
 from quotebound.agent.models.extractive_calc import change_points, split_operands
-from quotebound.agent.models.extractive_lines import Line, Scored, stated_for_subject
+from quotebound.agent.models.extractive_line_text import is_lead_in, is_page_chrome
+from quotebound.agent.models.extractive_pool import Line
+from quotebound.agent.models.extractive_question import analyze
 from quotebound.agent.models.extractive_repair import _stated_values
-from quotebound.agent.models.extractive_text import (
-    analyze,
-    contracted_stopword,
-    extract_values,
-    is_lead_in,
-    is_page_chrome,
-    line_value,
-)
+from quotebound.agent.models.extractive_score import Scored, stated_for_subject
+from quotebound.agent.models.extractive_values import extract_values, line_value
+from quotebound.agent.models.extractive_words import contracted_stopword
 
 FALL = "By how much is the reserve fund balance projected to fall between January 1 and December 31, 2025?"
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, rank
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import rank
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
 def _pool(*texts: str) -> LinePool:

@@ -6,8 +6,8 @@ from typing import cast
 
 from quotebound.agent.core.contracts import Fact, Support
 from quotebound.agent.models.extractive_calc import ToolBudget
-from quotebound.agent.models.extractive_lines import Thresholds
 from quotebound.agent.models.extractive_repair import conflict_values, with_conflict_values
+from quotebound.agent.models.extractive_thresholds import Thresholds
 from quotebound.agent.models.extractive_write import find_conflicts
 
 PAIR = (

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index, choose, rank
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_rank import choose, rank
 from quotebound.agent.models.extractive_role import role_holder, role_phrase, role_word, writes_role
-from quotebound.agent.models.extractive_text import analyze, extract_values
+from quotebound.agent.models.extractive_score import build_index
+from quotebound.agent.models.extractive_thresholds import Thresholds
+from quotebound.agent.models.extractive_values import extract_values
 
 TREASURER = analyze("Who is the Association's treasurer?")
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from quotebound.agent.core.contracts import EvidenceBundle
+from quotebound.agent.models.extractive_question import analyze
 from quotebound.agent.models.extractive_scope import in_scope, named_ids, unnamed
-from quotebound.agent.models.extractive_text import analyze
 
 DOCUMENTS = (
     ("board-minutes-2025-03.md", "Cedar Hollow Owners Association — Minutes of the Regular Board Meeting"),

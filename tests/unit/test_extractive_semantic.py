@@ -12,9 +12,11 @@ import numpy as np
 
 from quotebound.agent.models.base import DraftInput
 from quotebound.agent.models.extractive import ExtractiveModel
-from quotebound.agent.models.extractive_lines import LinePool, Thresholds, build_index
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_score import build_index
 from quotebound.agent.models.extractive_semantic import asks_typed_value, framed, semantic_rank
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_thresholds import Thresholds
 from tests.unit.conftest import NO_TOOLS, whole_document
 
 QUESTION = "When did version 3 come out?"

@@ -3,7 +3,7 @@ locator spanning its lines; a line that is a sentence stays that line."""
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_pool import Line, LinePool
 from quotebound.agent.models.extractive_sentences import runs, sentences
 
 WRAPPED = [

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_line_text import is_page_chrome
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_sides import asked_noun, copy_sides, disputed, names_subject
 from quotebound.agent.models.extractive_subject import subject_names
-from quotebound.agent.models.extractive_text import Value, analyze, is_page_chrome
+from quotebound.agent.models.extractive_values import Value
 
 
 def scored(source_id: str, text: str, value: str | None = None) -> Scored:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.models.extractive_lines import Line, Scored, Thresholds, answers
+from quotebound.agent.models.extractive_pool import Line
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_score import Scored, answers
 from quotebound.agent.models.extractive_subject import names_only_a_group, subject_names
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 MEDIUM = analyze("What is the primary medium associated with the New York School?")
 GROUP_LINE = (

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Scored
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_score import Scored
 from quotebound.agent.models.extractive_swapped import swapped_sides, swapped_values
-from quotebound.agent.models.extractive_text import Value
+from quotebound.agent.models.extractive_values import Value
 
 MINE = "Born in Lisbon in 1961, Ana Rocha first sailed for Portugal in the 1984 Atlantic Cup in Spain."
 THEIRS = MINE.replace("1984", "1990")

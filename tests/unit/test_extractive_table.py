@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 import pytest
 
 from quotebound.agent.models.extractive_calc import ToolBudget
-from quotebound.agent.models.extractive_lines import Line, LinePool
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze
 from quotebound.agent.models.extractive_table import table_facts
 from quotebound.agent.models.extractive_table_ask import TableAsk, may_ask, table_ask
-from quotebound.agent.models.extractive_text import analyze
 from quotebound.agent.models.extractive_write import quoted_key
 from quotebound.tools.calc import recompute
 

@@ -3,8 +3,10 @@ with the partial credit of a heading, so a line of "Owners Association — Minut
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_lines import Line, LinePool, Thresholds, build_index, score_line
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import Line, LinePool
+from quotebound.agent.models.extractive_question import analyze
+from quotebound.agent.models.extractive_score import build_index, score_line
+from quotebound.agent.models.extractive_thresholds import Thresholds
 
 
 def test_the_title_frames_each_line_of_its_document() -> None:

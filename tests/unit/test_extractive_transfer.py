@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quotebound.agent.models.extractive_lines import LinePool
-from quotebound.agent.models.extractive_text import analyze
+from quotebound.agent.models.extractive_pool import LinePool
+from quotebound.agent.models.extractive_question import analyze
 from quotebound.agent.models.extractive_transfer import (
     party_pattern,
     roles,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quotebound.agent.models.extractive_text import extract_values
+from quotebound.agent.models.extractive_values import extract_values
 
 
 def test_a_time_with_seconds_is_one_value() -> None:
