@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_counted import counted_noun, counted_value, recounted
 from quotebound.agent.models.extractive_lines import (
     Index,
     Line,
@@ -50,9 +51,10 @@ TYPED: dict[str, frozenset[str]] = {
 
 
 def asks_typed_value(question: Question) -> bool:
-    """The question asks one stated value of a precisely read type."""
+    """The question asks one stated value of a precisely read type (a count only of a named noun)."""
     plain = question.op is None and question.period is None and not question.change
-    return plain and question.kind in TYPED
+    counted = question.kind == "count" and counted_noun(question) is not None
+    return plain and (question.kind in TYPED or counted)
 
 
 def framed(line: Line) -> str:
@@ -73,20 +75,32 @@ def _holds(question: Question, line: Line, kinds: frozenset[str]) -> bool:
     return value is not None and value.kind in kinds
 
 
+def _typed(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    kinds = TYPED[question.kind or ""]
+    # the value first (a pattern match): only a line holding one of the asked type is worth scoring
+    holding = [line for line in rank_candidates(question, index, pool) if _holds(question, line, kinds)]
+    return [
+        s
+        for s in (score_line(question, index, pool, line, t) for line in holding)
+        if s.value is not None and s.value.kind in kinds and s.coverage > 0 and admissible(question, s)
+    ]
+
+
+def _counted(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    """The lines stating a count of the asked noun, each with that count as its value (`extractive_counted`)."""
+    noun = counted_noun(question) or ""
+    holding = [line for line in rank_candidates(question, index, pool) if counted_value(noun, line.text)]
+    scored = (recounted(noun, score_line(question, index, pool, line, t)) for line in holding)
+    return [s for s in scored if s is not None and s.coverage > 0 and admissible(question, s)]
+
+
 def semantic_rank(
     question: Question, index: Index, pool: LinePool, t: Thresholds, meaning: Meaning | None
 ) -> list[Scored]:
     """The one sentence that answers by meaning and type (see the module), or nothing."""
     if meaning is None or question.kind is None or not asks_typed_value(question):
         return []
-    kinds = TYPED[question.kind]
-    # the value first (a pattern match): only a line holding one of the asked type is worth scoring
-    holding = [line for line in rank_candidates(question, index, pool) if _holds(question, line, kinds)]
-    typed = [
-        s
-        for s in (score_line(question, index, pool, line, t) for line in holding)
-        if s.value is not None and s.value.kind in kinds and s.coverage > 0 and admissible(question, s)
-    ]
+    typed = _counted(question, index, pool, t) if question.kind == "count" else _typed(question, index, pool, t)
     if not typed:
         return []
     cosines = closeness(question.text, [s.line for s in typed], meaning)
