@@ -6,8 +6,10 @@ against "Version 3, 29 June 2007"), and the unknown-word limit rejects one whose
 ("published"). Meaning alone is not an answer, though: a sentence close to the question without a value of the
 asked type says something about the subject, not the thing asked. So the fallback admits a sentence only when
 - the question asks a typed value that extraction reads precisely: a date (when), a duration (how long), a
-  percentage, or an amount of money. A bare number ("how many", "how much" without a currency), a name or a code
-  is extracted too loosely: a list's "4." reads as a count, "WILL ANY COPYRIGHT HOLDER" as a name;
+  percentage, or an amount of money. A bare number ("how much" without a currency), a name or a code is extracted
+  too loosely: a list's "4." reads as a count, "WILL ANY COPYRIGHT HOLDER" as a name. A count of a named noun
+  ("how many directors") is the exception: it is read strictly, as the number that noun follows
+  (`extractive_counted`);
 - the question asks a stated value, not a derived one (no rate to convert, no calculation, no change);
 - the sentence, framed by its document's name (a title line "Version 2.0, January 2004" is about the document),
   is at or above `semantic_floor` in cosine and it also says at least one of the question's words;
