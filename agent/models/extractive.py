@@ -33,6 +33,7 @@ from quotebound.agent.models.extractive_calc import (
 )
 from quotebound.agent.models.extractive_documents import named, other_sides
 from quotebound.agent.models.extractive_frame import read_frames
+from quotebound.agent.models.extractive_known_part import known_part
 from quotebound.agent.models.extractive_line_text import clean, is_label, is_table_row, table_cells
 from quotebound.agent.models.extractive_parts import clauses
 from quotebound.agent.models.extractive_polarity import polar_text
@@ -105,10 +106,16 @@ class ExtractiveModel:
             return []
         if unknown_share > self.t.max_unknown_fraction:  # too many words no line spells: meaning may still answer
             chosen = semantic_rank(question, index, pool, self.t, request.meaning)
+            if not chosen and (known := known_part(self._parts(question), pool, request.meaning, self.t)):
+                return self._answer_facts(*known, pool, budget, request.meaning)  # the part the documents speak of
             return [] if disputed(question, chosen, pool) else [quote_fact(question, s, pool) for s in chosen]
-        parts = clauses(question.text) if question.op is None else None
+        parts = self._parts(question)
         joint = self._part_facts(parts, pool, request) if parts is not None else []
         return joint or self._answer_facts(question, index, pool, budget, request.meaning)
+
+    @staticmethod
+    def _parts(question: Question) -> tuple[str, str] | None:
+        return clauses(question.text) if question.op is None else None
 
     def _search(self, question: Question, pool: LinePool, sources: list[str], budget: ToolBudget) -> None:
         """Find lines retrieval missed: per source, one pattern of the question's rarest words (those no bundle

@@ -6,8 +6,10 @@ against "Version 3, 29 June 2007"), and the unknown-word limit rejects one whose
 ("published"). Meaning alone is not an answer, though: a sentence close to the question without a value of the
 asked type says something about the subject, not the thing asked. So the fallback admits a sentence only when
 - the question asks a typed value that extraction reads precisely: a date (when), a duration (how long), a
-  percentage, or an amount of money. A bare number ("how many", "how much" without a currency), a name or a code
-  is extracted too loosely: a list's "4." reads as a count, "WILL ANY COPYRIGHT HOLDER" as a name;
+  percentage, or an amount of money. A bare number ("how much" without a currency), a name or a code is extracted
+  too loosely: a list's "4." reads as a count, "WILL ANY COPYRIGHT HOLDER" as a name. A count of a named noun
+  ("how many directors") is the exception: it is read strictly, as the number that noun follows
+  (`extractive_counted`);
 - the question asks a stated value, not a derived one (no rate to convert, no calculation, no change);
 - the sentence, framed by its document's name (a title line "Version 2.0, January 2004" is about the document),
   is at or above `semantic_floor` in cosine and it also says at least one of the question's words;
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from quotebound.agent.models.base import Meaning
+from quotebound.agent.models.extractive_counted import counted_noun, counted_value, recounted
 from quotebound.agent.models.extractive_pool import Line, LinePool
 from quotebound.agent.models.extractive_question import Question
 from quotebound.agent.models.extractive_rank import mentioned, rank_candidates
@@ -44,9 +47,10 @@ TYPED: dict[str, frozenset[str]] = {
 
 
 def asks_typed_value(question: Question) -> bool:
-    """The question asks one stated value of a precisely read type."""
+    """The question asks one stated value of a precisely read type (a count only of a named noun)."""
     plain = question.op is None and question.period is None and not question.change
-    return plain and question.kind in TYPED
+    counted = question.kind == "count" and counted_noun(question) is not None
+    return plain and (question.kind in TYPED or counted)
 
 
 def framed(line: Line) -> str:
@@ -67,20 +71,32 @@ def _holds(question: Question, line: Line, kinds: frozenset[str]) -> bool:
     return value is not None and value.kind in kinds
 
 
+def _typed(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    kinds = TYPED[question.kind or ""]
+    # the value first (a pattern match): only a line holding one of the asked type is worth scoring
+    holding = [line for line in rank_candidates(question, index, pool) if _holds(question, line, kinds)]
+    return [
+        s
+        for s in (score_line(question, index, pool, line, t) for line in holding)
+        if s.value is not None and s.value.kind in kinds and s.coverage > 0 and admissible(question, s)
+    ]
+
+
+def _counted(question: Question, index: Index, pool: LinePool, t: Thresholds) -> list[Scored]:
+    """The lines stating a count of the asked noun, each with that count as its value (`extractive_counted`)."""
+    noun = counted_noun(question) or ""
+    holding = [line for line in rank_candidates(question, index, pool) if counted_value(noun, line.text)]
+    scored = (recounted(noun, score_line(question, index, pool, line, t)) for line in holding)
+    return [s for s in scored if s is not None and s.coverage > 0 and admissible(question, s)]
+
+
 def semantic_rank(
     question: Question, index: Index, pool: LinePool, t: Thresholds, meaning: Meaning | None
 ) -> list[Scored]:
     """The one sentence that answers by meaning and type (see the module), or nothing."""
     if meaning is None or question.kind is None or not asks_typed_value(question):
         return []
-    kinds = TYPED[question.kind]
-    # the value first (a pattern match): only a line holding one of the asked type is worth scoring
-    holding = [line for line in rank_candidates(question, index, pool) if _holds(question, line, kinds)]
-    typed = [
-        s
-        for s in (score_line(question, index, pool, line, t) for line in holding)
-        if s.value is not None and s.value.kind in kinds and s.coverage > 0 and admissible(question, s)
-    ]
+    typed = _counted(question, index, pool, t) if question.kind == "count" else _typed(question, index, pool, t)
     if not typed:
         return []
     cosines = closeness(question.text, [s.line for s in typed], meaning)
