@@ -635,6 +635,12 @@ HOSTILE: tuple[Hostile, ...] = (
         ("$325.00",),
         honest=late_charge_answer(),
     ),
+    Hostile(  # the observers' count given as the directors': a count of another noun
+        "value_moved/owners-count-as-directors",
+        "How many directors attended the March meeting?",
+        claim("Seven.", cite("board-minutes-2025-03.md", 16)),
+        ("Seven",),
+    ),
     Hostile(
         "value_moved/towing-notice-as-guest-limit",
         "How long can a guest park in a guest space?",

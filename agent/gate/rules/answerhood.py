@@ -51,6 +51,7 @@ from quotebound.agent.gate.answer_binding import (
     reading,
 )
 from quotebound.agent.gate.answer_calc import calc_operand_problem, column_heading, years
+from quotebound.agent.gate.answer_counted import counted_problem
 from quotebound.agent.gate.answer_document import document_problem
 from quotebound.agent.gate.answer_figure import figureless_problem
 from quotebound.agent.gate.answer_named import named_derived
@@ -298,6 +299,7 @@ def check(inputs: GateInputs) -> list[Finding]:
             _subject_problem,
             premise_problem,
             count_problem,
+            counted_problem,
             undated_problem,
             direction_problem,
             figureless_problem,

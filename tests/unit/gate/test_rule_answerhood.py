@@ -9,10 +9,12 @@ from collections.abc import Callable
 import pytest
 
 from quotebound.agent.core.contracts import CalcDerivation, Draft, Fact, Support
+from quotebound.agent.gate.answer_counted import counted_words
 from quotebound.agent.gate.findings import FindingCode
 from quotebound.agent.gate.inputs import GateInputs, SourceInfo
 from quotebound.agent.gate.rules import answerhood
 from quotebound.agent.gate.verification import Status, Verification
+from quotebound.agent.gate.vocabulary import stem
 
 Build = Callable[..., Draft]
 Inputs = Callable[..., GateInputs]
@@ -52,6 +54,11 @@ LINES = {
     "cap": ("declaration.md", "No more than six (6) Units may be leased at any one time."),
     "terms": ("bylaws.md", "Directors serve staggered terms of two (2) years."),
     "draft_minutes": ("bylaws.md", "Draft minutes are made available to Owners within 30 days after the meeting."),
+    "observers": ("minutes.md", "Seven Owners attended as observers."),
+    "space": ("declaration.md", "Each Unit is assigned one covered parking space."),
+    "clubs": ("report.md", "Currently, the Philadelphia chapter is made up of 16 Clubs serving youths."),
+    "present": ("minutes.md", "All five directors were present, so a quorum of the Board was established."),
+    "quorum": ("bylaws.md", "A majority of the directors, that is three (3) of the five (5) directors, is a quorum."),
 }
 
 
@@ -95,6 +102,12 @@ HONEST = [
     ("According to the Declaration, when does the fiscal year run?", "January 1 through December 31.", ["fiscal"]),
     ("How many units may be leased at one time?", "Six (6) Units.", ["cap"]),
     ("How many years is a director's term?", "Two (2) years.", ["terms"]),
+    ("How many directors attended the meeting?", "All five directors were present.", ["present"]),
+    ("How many directors attended the meeting?", "Five.", ["present"]),
+    ("How many directors make a quorum?", "Three (3) of the five (5) directors.", ["quorum"]),
+    ("How many Owners attended as observers?", "Seven Owners attended as observers.", ["observers"]),
+    ("How many local clubs does the chapter have?", "16 Clubs.", ["clubs"]),  # the noun ends the counted phrase
+    ("How many covered parking spaces does each Unit get?", "One.", ["space"]),
 ]
 
 
@@ -281,3 +294,18 @@ def test_a_section_is_a_number_not_a_number_word(make_draft: Build, make_inputs:
     question = "Which section covers pets?"
     assert judge(make_draft, make_inputs, question, "Owners may keep two pets.", fact("pets"))
     assert judge(make_draft, make_inputs, "Which section covers roofs?", "Section 8.1.", fact("roofs")) == []
+
+
+@pytest.mark.parametrize("answer", ["Seven Owners attended as observers.", "Seven.", "7 attended."])
+def test_a_count_of_another_noun_does_not_answer_how_many(answer: str, make_draft: Build, make_inputs: Inputs) -> None:
+    # The Owners who watched are not the directors asked about: a real number moved to another subject.
+    messages = judge(make_draft, make_inputs, "How many directors attended the meeting?", answer, fact("observers"))
+    assert any("the question counts directors, but the quote gives" in m and "of owners" in m for m in messages)
+
+
+def test_the_counted_phrase_ends_at_its_plural() -> None:
+    assert counted_words("How many local clubs does the chapter have?") == {"local", "club"}
+    assert counted_words("How many directors attended the March meeting?") == {"director"}
+    assert counted_words("How many people attended the meeting?") == {stem("people"), "attend"}  # no plural: 3 words
+    assert counted_words("How many covered parking spaces does each Unit get?") == {"cover", "park", stem("spaces")}
+    assert counted_words("What is the total?") == frozenset()
