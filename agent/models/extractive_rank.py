@@ -43,7 +43,7 @@ def rank_candidates(question: Question, index: Index, pool: LinePool) -> list[Li
     candidates = pool.candidates()
     named = [w for w in sorted(identifiers(question)) if w in index.weights]
     if named:
-        candidates = [line for line in candidates if all(w in _named_by(line, pool) for w in named)]
+        candidates = [line for line in candidates if set(named) <= _named_by(line, pool)]  # one read per line
     return candidates
 
 
